@@ -1,1 +1,5 @@
-export {};
+export { createGateway, type Gateway, type GatewayOptions } from "./gateway.js";
+export { buildRouteTable, type RestRoute } from "./routes/route-table.js";
+export { generateOpenApi } from "./openapi/generate.js";
+export { upstreamsByPackage, type Upstreams } from "./upstreams.js";
+export { httpStatusFor, STATUS_BY_CODE, STATUS_BY_KEY } from "./http/error-table.js";

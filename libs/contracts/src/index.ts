@@ -7,7 +7,14 @@ import { file_signage_common_v1_error } from "./gen/signage/common/v1/error_pb.j
 import { file_signage_common_v1_list } from "./gen/signage/common/v1/list_pb.js";
 import { file_signage_common_v1_role } from "./gen/signage/common/v1/role_pb.js";
 import { file_signage_common_v1_teams } from "./gen/signage/common/v1/teams_pb.js";
+import { file_signage_core_v1_auth } from "./gen/signage/core/v1/auth_pb.js";
+import { file_signage_core_v1_customer } from "./gen/signage/core/v1/customer_pb.js";
+import { file_signage_core_v1_user } from "./gen/signage/core/v1/user_pb.js";
+import { file_signage_integration_v1_webhook_action } from "./gen/signage/integration/v1/webhook_action_pb.js";
+import { file_signage_licensing_v1_limits } from "./gen/signage/licensing/v1/limits_pb.js";
+import { file_signage_media_v1_file_folder } from "./gen/signage/media/v1/file_folder_pb.js";
 import { file_signage_options_v1_options } from "./gen/signage/options/v1/options_pb.js";
+import { file_signage_reporting_v1_statistics } from "./gen/signage/reporting/v1/statistics_pb.js";
 import { file_signage_testing_v1_probe } from "./gen/signage/testing/v1/probe_pb.js";
 
 /** Every file descriptor generated from proto/. */
@@ -19,6 +26,13 @@ export const allFiles: readonly DescFile[] = [
   file_signage_common_v1_list,
   file_signage_common_v1_role,
   file_signage_common_v1_teams,
+  file_signage_core_v1_auth,
+  file_signage_core_v1_customer,
+  file_signage_core_v1_user,
+  file_signage_integration_v1_webhook_action,
+  file_signage_licensing_v1_limits,
+  file_signage_media_v1_file_folder,
   file_signage_options_v1_options,
+  file_signage_reporting_v1_statistics,
   file_signage_testing_v1_probe,
 ];

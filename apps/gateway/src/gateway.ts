@@ -1,0 +1,67 @@
+// The REST edge: Koa app with the descriptor-driven routes, the OAuth edge,
+// health, OpenAPI and docs. Errors from anywhere render through one mapper.
+import Koa from "koa";
+import Router from "@koa/router";
+import type { DescFile } from "@bufbuild/protobuf";
+import { buildRouteTable, type RestRoute } from "./routes/route-table.js";
+import { mountRpcRoutes } from "./routes/rpc-routes.js";
+import { mountOAuthRoutes } from "./oauth/oauth-routes.js";
+import { mountHealthRoutes } from "./health/health-routes.js";
+import { generateOpenApi } from "./openapi/generate.js";
+import { DOCS_HTML } from "./docs/docs-page.js";
+import { errorBodyFor, HttpError } from "./http/error-body.js";
+import type { Upstreams } from "./upstreams.js";
+import type { Log } from "./log.js";
+
+export interface GatewayOptions {
+  files: readonly DescFile[];
+  upstreams: Upstreams;
+  logger: Log;
+  maxJsonBodyBytes?: number;
+  callTimeoutMs?: number;
+  /** Explicit edges protobuf cannot model (multipart, binary, CSV ...). */
+  extraRoutes?: (router: Router) => void;
+}
+
+export interface Gateway {
+  app: Koa;
+  routes: RestRoute[];
+}
+
+export function createGateway(options: GatewayOptions): Gateway {
+  const routes = buildRouteTable(options.files);
+  const callTimeoutMs = options.callTimeoutMs ?? 30_000;
+  const openapi = generateOpenApi(routes);
+  const app = new Koa({ proxy: true });
+  const router = new Router();
+
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new HttpError(404, "error.notFound", `No route for ${ctx.method} ${ctx.path}`);
+      }
+    } catch (err) {
+      const { body, unexpected } = errorBodyFor(err);
+      if (unexpected) options.logger.error({ err, method: ctx.method, path: ctx.path }, "request failed");
+      ctx.status = body.status;
+      ctx.body = body;
+    }
+  });
+
+  mountHealthRoutes(router, options.upstreams);
+  router.get("/openapi.json", (ctx) => {
+    ctx.body = openapi;
+  });
+  router.get("/docs", (ctx) => {
+    ctx.type = "html";
+    ctx.body = DOCS_HTML;
+  });
+  mountOAuthRoutes(router, options.upstreams, callTimeoutMs);
+  options.extraRoutes?.(router);
+  mountRpcRoutes(router, routes, options.upstreams, { maxJsonBodyBytes: options.maxJsonBodyBytes ?? 5 * 1024 * 1024, callTimeoutMs });
+
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: true, methodNotAllowed: () => new HttpError(405, "error.methodNotAllowed", "Method not allowed for this path"), notImplemented: () => new HttpError(501, "error.notImplemented", "Method not implemented") }));
+  return { app, routes };
+}

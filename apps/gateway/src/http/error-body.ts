@@ -1,0 +1,49 @@
+// Renders any failure as the error body {"status","error","message","key","details"}.
+// Unexpected errors never leak internals: they become a plain 500.
+import { STATUS_CODES } from "node:http";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { ErrorDetailSchema } from "@signage/contracts/signage/common/v1/error_pb";
+import { RestInputError } from "../transcode/rest-input-error.js";
+import { httpStatusFor } from "./error-table.js";
+
+export interface ErrorBody {
+  status: number;
+  error: string;
+  message: string;
+  key: string;
+  details: Record<string, unknown>;
+}
+
+/** An error raised by the gateway itself (not by a service). */
+export class HttpError extends Error {
+  constructor(readonly status: number, readonly key: string, message: string, readonly details: Record<string, unknown> = {}) {
+    super(message);
+  }
+}
+
+function body(status: number, key: string, message: string, details: Record<string, unknown> = {}): ErrorBody {
+  return { status, error: STATUS_CODES[status] ?? "Error", message, key, details };
+}
+
+const DEFAULT_KEYS: Partial<Record<Code, string>> = {
+  [Code.Unauthenticated]: "auth.error.unauthorized",
+  [Code.PermissionDenied]: "auth.error.forbidden",
+  [Code.NotFound]: "error.notFound",
+  [Code.InvalidArgument]: "error.badRequest",
+  [Code.Unimplemented]: "error.notImplemented",
+  [Code.Unavailable]: "error.serviceUnavailable",
+};
+
+export function errorBodyFor(err: unknown): { body: ErrorBody; unexpected: boolean } {
+  if (err instanceof RestInputError) return { body: body(400, "request.error.invalid", err.message, { where: err.where }), unexpected: false };
+  if (err instanceof HttpError) return { body: body(err.status, err.key, err.message, err.details), unexpected: false };
+  if (err instanceof ConnectError) {
+    const detail = err.findDetails(ErrorDetailSchema)[0];
+    const key = detail?.key || DEFAULT_KEYS[err.code] || `error.${Code[err.code]}`;
+    const status = httpStatusFor(err.code, detail?.key);
+    const unexpected = status >= 500 && err.code !== Code.Unimplemented && err.code !== Code.Unavailable;
+    const message = unexpected ? "Internal server error" : err.rawMessage;
+    return { body: body(status, key, message, (detail?.details as Record<string, unknown>) ?? {}), unexpected };
+  }
+  return { body: body(500, "error.internal", "Internal server error"), unexpected: true };
+}

@@ -1,0 +1,70 @@
+// OAuth 2.0 edge (RFC 6749 form posts). The token logic lives in core's
+// AuthService; this only translates the form and the answer. Failures carry
+// RFC 6749 `error`/`error_description` next to the platform's `message`/`key`
+// so both OAuth client libraries and platform clients can read them.
+import type Router from "@koa/router";
+import { ConnectError } from "@connectrpc/connect";
+import { AuthService } from "@signage/contracts/signage/core/v1/auth_pb";
+import type { Upstreams } from "../upstreams.js";
+import { readFormBody } from "../http/read-body.js";
+import { errorBodyFor } from "../http/error-body.js";
+
+const FORM_LIMIT = 16 * 1024;
+
+function basicCredentials(header: string): { id: string; secret: string } | undefined {
+  const m = /^Basic\s+(.+)$/i.exec(header);
+  if (!m) return undefined;
+  const [id, ...rest] = Buffer.from(m[1], "base64").toString("utf8").split(":");
+  return { id: decodeURIComponent(id), secret: decodeURIComponent(rest.join(":")) };
+}
+
+function oauthErrorCode(key: string): string {
+  return key.startsWith("oauth.error.") ? key.slice("oauth.error.".length) : "invalid_request";
+}
+
+export function mountOAuthRoutes(router: Router, upstreams: Upstreams, callTimeoutMs: number): void {
+  const transport = upstreams.transportFor(AuthService);
+
+  router.post("/oauth/token", async (ctx) => {
+    ctx.set("Cache-Control", "no-store");
+    try {
+      const form = await readFormBody(ctx, FORM_LIMIT);
+      const basic = basicCredentials(ctx.get("authorization"));
+      const opt = (name: string) => form.get(name) ?? undefined;
+      const res = await transport.unary(AuthService.method.issueToken, undefined, callTimeoutMs, undefined, {
+        grantType: form.get("grant_type") ?? "",
+        username: opt("username"),
+        password: opt("password"),
+        refreshToken: opt("refresh_token"),
+        clientId: basic?.id ?? opt("client_id"),
+        clientSecret: basic?.secret ?? opt("client_secret"),
+        totp: opt("totp") ?? (ctx.get("x-totp") || undefined),
+      });
+      const t = res.message;
+      ctx.body = {
+        access_token: t.accessToken,
+        token_type: t.tokenType,
+        expires_in: Number(t.expiresIn),
+        ...(t.refreshToken ? { refresh_token: t.refreshToken } : {}),
+      };
+    } catch (err) {
+      const { body, unexpected } = errorBodyFor(err);
+      if (unexpected) throw err;
+      ctx.status = body.status;
+      ctx.body = { ...body, error: oauthErrorCode(body.key), error_description: body.message };
+    }
+  });
+
+  router.post("/oauth/revoke", async (ctx) => {
+    const form = await readFormBody(ctx, FORM_LIMIT);
+    const token = form.get("token");
+    try {
+      if (token) await transport.unary(AuthService.method.revokeToken, undefined, callTimeoutMs, undefined, { token });
+    } catch (err) {
+      // RFC 7009: an unknown token is not an error for the client.
+      if (!(err instanceof ConnectError)) throw err;
+    }
+    ctx.status = 200;
+    ctx.body = {};
+  });
+}

@@ -1,0 +1,35 @@
+// google.api.http path templates ("/api/customer/{id}") -> Koa router paths
+// ("/api/customer/:id") plus the request fields they bind.
+import type { DescField, DescMessage } from "@bufbuild/protobuf";
+
+export interface PathVariable {
+  /** Router parameter name. */
+  param: string;
+  /** The top-level request field the segment fills. */
+  field: DescField;
+}
+
+export interface PathTemplate {
+  /** As written in the proto, e.g. `/api/customer/{id}`. */
+  pattern: string;
+  /** Koa router path, e.g. `/api/customer/:id`. */
+  routerPath: string;
+  variables: PathVariable[];
+  /** Lower sorts first: fewer variables, so literal routes win over templates. */
+  specificity: number;
+}
+
+export function parsePathTemplate(pattern: string, input: DescMessage): PathTemplate {
+  const variables: PathVariable[] = [];
+  const routerPath = pattern.replace(/\{([a-zA-Z0-9_.]+)(=[^}]*)?\}/g, (_m, name: string) => {
+    if (name.includes(".")) throw new Error(`${input.typeName}: nested path variables are not supported (${pattern})`);
+    const field = input.fields.find((f) => f.name === name);
+    if (!field) throw new Error(`${input.typeName}: path variable {${name}} names no field (${pattern})`);
+    if (field.fieldKind !== "scalar" && field.fieldKind !== "enum") {
+      throw new Error(`${input.typeName}: path variable {${name}} must be a scalar field`);
+    }
+    variables.push({ param: field.jsonName, field });
+    return `:${field.jsonName}`;
+  });
+  return { pattern, routerPath, variables, specificity: variables.length };
+}

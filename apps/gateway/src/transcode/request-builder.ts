@@ -1,0 +1,96 @@
+// Builds the RPC request from an HTTP request as google.api.http says:
+// path variables, then the body (`*` or one top-level field), then every
+// remaining top-level field from the query string by its JSON name. A field of
+// type signage.common.v1.ListQuery is embedded: its fields are read from the
+// top-level query parameters (`page`, `size`, `sort`, `search`, ...).
+import { create, type DescField, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+import type { RestRoute } from "../routes/route-table.js";
+import { enumFromRest, fieldFromRest, messageFromRest, scalarFromRest } from "./rest-json.js";
+import { RestInputError } from "./rest-input-error.js";
+
+const EMBEDDED_QUERY_TYPES = new Set(["signage.common.v1.ListQuery"]);
+
+export type QueryValues = Record<string, string | string[] | undefined>;
+
+export interface HttpInput {
+  params: Record<string, string>;
+  query: QueryValues;
+  body: unknown;
+}
+
+function queryParam(query: QueryValues, field: DescField): string[] | undefined {
+  const raw = query[field.jsonName] ?? query[field.name];
+  if (raw === undefined) return undefined;
+  return Array.isArray(raw) ? raw : [raw];
+}
+
+function scalarFromText(field: DescField, text: string, where: string): unknown {
+  const isEnum = field.fieldKind === "enum" || (field.fieldKind === "list" && field.listKind === "enum");
+  if (isEnum) return enumFromRest(field.enum!, text, where);
+  return scalarFromRest(field.scalar!, text, where, true);
+}
+
+function queryFieldValue(field: DescField, values: string[]): unknown {
+  const where = `Query parameter '${field.jsonName}'`;
+  if (field.fieldKind === "list") {
+    if (field.listKind === "message") return undefined;
+    return values.map((v) => scalarFromText(field, v, where));
+  }
+  if (field.fieldKind === "scalar" || field.fieldKind === "enum") {
+    // A repeated parameter for a single-valued field: the last one wins, as in most servers.
+    return scalarFromText(field, values[values.length - 1], where);
+  }
+  return undefined;
+}
+
+function fillFromQuery(desc: DescMessage, query: QueryValues, skip: Set<DescField>, target: Record<string, unknown>): void {
+  for (const field of desc.fields) {
+    if (skip.has(field)) continue;
+    if (field.fieldKind === "message" && EMBEDDED_QUERY_TYPES.has(field.message.typeName)) {
+      const embedded: Record<string, unknown> = {};
+      fillFromQuery(field.message, query, new Set(), embedded);
+      target[field.localName] = embedded;
+      continue;
+    }
+    const values = queryParam(query, field);
+    if (!values) continue;
+    const value = queryFieldValue(field, values);
+    if (value !== undefined) target[field.localName] = value;
+  }
+}
+
+export function buildRequest(route: RestRoute, http: HttpInput): MessageShape<DescMessage> {
+  const input = route.method.input;
+  const init: Record<string, unknown> = {};
+  const bound = new Set<DescField>();
+
+  for (const variable of route.template.variables) {
+    const text = http.params[variable.param];
+    bound.add(variable.field);
+    if (text === undefined) continue;
+    init[variable.field.localName] = scalarFromText(variable.field, decodeURIComponent(text), `Path parameter '${variable.param}'`);
+  }
+
+  if (route.body === "*") {
+    Object.assign(init, messageFromRest(input, http.body ?? {}, ""));
+    for (const f of input.fields) if (!bound.has(f)) bound.add(f);
+  } else if (route.body) {
+    const field = input.fields.find((f) => f.name === route.body);
+    if (!field) throw new Error(`${input.typeName} has no body field '${route.body}'`);
+    bound.add(field);
+    if (field.fieldKind === "list") {
+      init[field.localName] = fieldFromRest(field, http.body ?? [], "Request body");
+    } else if (field.fieldKind === "message") {
+      init[field.localName] = messageFromRest(field.message, http.body ?? {}, "");
+    } else if (http.body !== undefined) {
+      init[field.localName] = fieldFromRest(field, http.body, "Request body");
+    }
+  }
+
+  fillFromQuery(input, http.query, bound, init);
+  try {
+    return create(input, init as never);
+  } catch (e) {
+    throw new RestInputError("Request", `is not valid: ${(e as Error).message}`);
+  }
+}

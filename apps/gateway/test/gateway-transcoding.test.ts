@@ -1,0 +1,117 @@
+// In-memory level: the gateway's REST <-> RPC transcoding and error mapping,
+// against small in-process implementations of the real contracts.
+import { describe, expect, it } from "vitest";
+import { Code, ConnectError, createRouterTransport } from "@connectrpc/connect";
+import { create } from "@bufbuild/protobuf";
+import { allFiles } from "@signage/contracts";
+import { UserService } from "@signage/contracts/signage/core/v1/user_pb";
+import { CustomerService, LicenseTier } from "@signage/contracts/signage/core/v1/customer_pb";
+import { ErrorDetailSchema } from "@signage/contracts/signage/common/v1/error_pb";
+import { Role } from "@signage/contracts/signage/common/v1/role_pb";
+import { createGateway, upstreamsByPackage } from "../src/index.js";
+
+const silent = { info() {}, warn() {}, error() {} };
+
+function gatewayWith(register: Parameters<typeof createRouterTransport>[0]) {
+  const transport = createRouterTransport(register);
+  const upstreams = upstreamsByPackage({ core: transport, media: transport, integration: transport, reporting: transport, licensing: transport });
+  const { app, routes } = createGateway({ files: allFiles, upstreams, logger: silent });
+  const server = app.listen(0);
+  const port = (server.address() as { port: number }).port;
+  return { base: `http://127.0.0.1:${port}`, routes, close: () => new Promise((r) => server.close(r)) };
+}
+
+describe("gateway transcoding", () => {
+  it("builds routes from google.api.http options with the min_role option", async () => {
+    const gw = gatewayWith(() => {});
+    const route = gw.routes.find((r) => r.verb === "GET" && r.template.pattern === "/api/v2/user/me");
+    expect(route?.minRole).toBe(Role.DEVICE_USER);
+    expect(gw.routes.find((r) => r.template.pattern === "/api/customer/{id}" && r.verb === "PUT")?.minRole).toBe(Role.OWNER);
+    await gw.close();
+  });
+
+  it("renders int64 as numbers, enums by short name, response_body and the Page object", async () => {
+    let seen: unknown;
+    const gw = gatewayWith((router) => {
+      router.service(UserService, {
+        getMe: () => ({ user: { email: "a@b.c", role: Role.OWNER, lastLogin: 1700000000000n, readOnly: false } }),
+      });
+      router.service(CustomerService, {
+        listCustomers: (req) => {
+          seen = req;
+          return { content: [{ id: 7n, name: "Acme", licenseTier: LicenseTier.BUSINESS }], page: { number: 0, size: 20, numberOfElements: 1, totalElements: 1n, totalPages: 1, first: true, last: true } };
+        },
+      });
+    });
+    const me = await fetch(`${gw.base}/api/v2/user/me`).then((r) => r.json());
+    expect(me).toEqual({ email: "a@b.c", role: "OWNER", lastLogin: 1700000000000, readOnly: false });
+    const page = await fetch(`${gw.base}/api/customer?page=0&size=20&sort=name,asc&sort=id,desc&search=name:Ac&customerId=7`).then((r) => r.json());
+    // "Response Page: first, last, number, numberOfElements, totalElements, totalPages, size, content."
+    expect(page).toEqual({ content: [{ id: 7, name: "Acme", licenseTier: "BUSINESS" }], number: 0, size: 20, numberOfElements: 1, totalElements: 1, totalPages: 1, first: true, last: true });
+    expect(seen).toMatchObject({ customerId: 7n, query: { page: 0, size: 20, sort: ["name,asc", "id,desc"], search: "name:Ac" } });
+    await gw.close();
+  });
+
+  it("maps bad query values to 400 with the error body, naming the parameter", async () => {
+    const gw = gatewayWith((router) => router.service(CustomerService, { listCustomers: () => ({}) }));
+    const res = await fetch(`${gw.base}/api/customer?page=abc`);
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body).toMatchObject({ status: 400, error: "Bad Request", key: "request.error.invalid" });
+    expect(body.message).toContain("'page'");
+    await gw.close();
+  });
+
+  it("maps ConnectError code and ErrorDetail key to status and body", async () => {
+    const gw = gatewayWith((router) =>
+      router.service(CustomerService, {
+        createCustomer: () => {
+          throw new ConnectError("Limit reached", Code.ResourceExhausted, undefined, [
+            { desc: ErrorDetailSchema, value: create(ErrorDetailSchema, { key: "resourceLimit.error.limitReached", details: { resource: "CUSTOMER", used: 3, limit: 3 } }) },
+          ]);
+        },
+        deleteCustomer: () => {
+          throw new ConnectError("not yours", Code.PermissionDenied);
+        },
+      }),
+    );
+    // "A create that would exceed a resource limit returns HTTP 400 with key = resourceLimit.error.limitReached and details {resource, used, limit}."
+    const res = await fetch(`${gw.base}/api/customer`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "x" }) });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ status: 400, error: "Bad Request", message: "Limit reached", key: "resourceLimit.error.limitReached", details: { resource: "CUSTOMER", used: 3, limit: 3 } });
+    const del = await fetch(`${gw.base}/api/customer/5`, { method: "DELETE" });
+    expect(del.status).toBe(403);
+    await gw.close();
+  });
+
+  it("parses JSON bodies into the body field, rejecting wrong types with 400", async () => {
+    let seen: unknown;
+    const gw = gatewayWith((router) =>
+      router.service(CustomerService, {
+        updateCustomer: (req) => {
+          seen = req;
+          return { customer: { id: req.id, name: req.customer?.name } };
+        },
+      }),
+    );
+    const ok = await fetch(`${gw.base}/api/customer/12`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "New", licenseTier: "STARTER", freeLicenses: 3 }) });
+    expect(await ok.json()).toEqual({ id: 12, name: "New" });
+    expect(seen).toMatchObject({ id: 12n, customer: { name: "New", licenseTier: LicenseTier.STARTER, freeLicenses: 3n } });
+    const bad = await fetch(`${gw.base}/api/customer/12`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ licenseTier: "GOLD" }) });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).message).toContain("STARTER, BUSINESS, ENTERPRISE");
+    const notJson = await fetch(`${gw.base}/api/customer/12`, { method: "PUT", headers: { "content-type": "application/json" }, body: "{" });
+    expect(notJson.status).toBe(400);
+    await gw.close();
+  });
+
+  it("answers 501 for declared but unbuilt operations and 404 with the body for unknown paths", async () => {
+    const gw = gatewayWith(() => {});
+    const res = await fetch(`${gw.base}/api/config/limits`);
+    expect(res.status).toBe(501);
+    const missing = await fetch(`${gw.base}/api/nothing-here`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ status: 404, key: "error.notFound" });
+    await gw.close();
+  });
+});
