@@ -1,1 +1,1 @@
-export {};
+export { coreModule } from "./module.js";

@@ -1,1 +1,1 @@
-export {};
+export { integrationModule } from "./module.js";

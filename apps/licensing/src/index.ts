@@ -1,1 +1,1 @@
-export {};
+export { licensingModule } from "./module.js";

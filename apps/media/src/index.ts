@@ -1,1 +1,1 @@
-export {};
+export { mediaModule } from "./module.js";

@@ -1,1 +1,1 @@
-export {};
+export { reportingModule } from "./module.js";

@@ -1,1 +1,43 @@
-export {};
+export { roleRank, roleAtLeast, isCallerRole, roleName, roleFromName } from "./roles.js";
+export type { Caller, CallerKind } from "./caller.js";
+
+export { serviceError, readErrorDetail, type ErrorInfo } from "./errors/service-error.js";
+export { AuthErrorKey } from "./errors/auth-error-keys.js";
+
+export {
+  generateSigningKeys,
+  importPrivateKey,
+  importPublicKey,
+  type PublicKey,
+  type SigningAlgorithm,
+  type SigningKeys,
+} from "./keys/signing-keys.js";
+export { loadOrCreateSigningKeys, PRIVATE_KEY_FILE, PUBLIC_KEY_FILE, type KeySource } from "./keys/key-store.js";
+
+export { accessClaimsSchema, type AccessClaims } from "./tokens/claims.js";
+export {
+  createTokenIssuer,
+  type AccessTokenSubject,
+  type IssuedToken,
+  type TokenIssuer,
+  type TokenIssuerOptions,
+} from "./tokens/issuer.js";
+export { createTokenVerifier, type TokenVerifier, type TokenVerifierOptions } from "./tokens/verifier.js";
+export { TokenError, type TokenErrorReason } from "./tokens/token-error.js";
+
+export { GLOBAL_SCOPE, tenantScope, scopeIncludes, singleTenant, type Scope } from "./scope/scope.js";
+export { applyScope } from "./scope/apply-scope.js";
+export { resolveScope, ALL_CUSTOMERS, type ResolveScopeInput } from "./scope/resolve-scope.js";
+export {
+  createInMemoryTenantDirectory,
+  type InMemoryTenantDirectory,
+  type TenantDirectory,
+} from "./scope/tenant-directory.js";
+
+export { generateTotpSecret, totpUri, verifyTotpCode, currentTotpCode, type TotpChecker } from "./totp/totp.js";
+export type { CaptchaChecker } from "./captcha.js";
+
+export { createAuthInterceptor, type AuthInterceptorOptions } from "./interceptor/auth-interceptor.js";
+export { authContextKey, requireAuth, type AuthContext } from "./interceptor/auth-context.js";
+export { methodPolicy, type MethodPolicy } from "./interceptor/method-policy.js";
+export { forwardAuthInterceptor, callerHeaders } from "./interceptor/forward-auth.js";

@@ -1,0 +1,241 @@
+// CustomerService: document 2 "Customer" and "Customers".
+import { Code, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import { requireAuth, scopeIncludes, serviceError, singleTenant, type AuthContext } from "@signage/auth";
+import type { CustomerService } from "@signage/contracts/signage/core/v1/customer_pb";
+import type { CoreDeps } from "../deps.js";
+import { customerToMessage, teamAccessSettingsOf } from "./customer-mapper.js";
+import { customerColumns } from "./customer-columns.js";
+import {
+  checkNetworkOwnerTier,
+  checkNotSubresellerRequestByNonAdmin,
+  isAdmin,
+  isNetworkOwnerCaller,
+  refuseAdminOnlyFields,
+  validateName,
+} from "./customer-rules.js";
+import {
+  findCustomer,
+  insertCustomer,
+  isUniqueViolation,
+  ownedCustomerCount,
+  updateCustomerColumns,
+  type CustomerView,
+} from "./customer-repository.js";
+import { createCustomerRoots } from "../folders/customer-roots.js";
+import { CustomerEvent, publishCustomerEvent, type CustomerEventData } from "./customer-events.js";
+import { listCustomers } from "./customer-list.js";
+
+const notFound = (id: number) => serviceError(Code.NotFound, "customer.error.notFound", `Customer ${id} not found`, { id });
+const nameTaken = (name: string) => serviceError(Code.AlreadyExists, "customer.error.nameTaken", `A customer named '${name}' already exists`, { name });
+const forbidden = (message: string) => serviceError(Code.PermissionDenied, "auth.error.forbidden", message);
+
+const eventData = (c: CustomerView): CustomerEventData => ({
+  id: c.id,
+  name: c.name,
+  ownerSubresellerId: c.owner_subreseller_id,
+  networkOwner: c.subreseller_since !== null,
+  restricted: c.restricted,
+});
+
+export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof CustomerService>> {
+  const { knex, bus, newId } = deps;
+
+  async function load(auth: AuthContext, id: number): Promise<CustomerView> {
+    const row = await findCustomer(knex, auth.scope, id);
+    if (!row) throw notFound(id);
+    return row;
+  }
+
+  async function publish(type: string, row: CustomerView) {
+    await publishCustomerEvent(bus, type, eventData(row));
+  }
+
+  /** ADMIN, or a network owner acting on one of its members (not on itself). */
+  async function loadManaged(auth: AuthContext, id: number, action: string): Promise<CustomerView> {
+    const row = await load(auth, id);
+    if (isAdmin(auth.caller)) return row;
+    if (isNetworkOwnerCaller(auth.caller) && row.owner_subreseller_id === auth.caller.customerId) return row;
+    throw forbidden(`Only ADMIN or the customer's network owner may ${action} customer ${id}`);
+  }
+
+  return {
+    async listCustomers(req, ctx: HandlerContext) {
+      return listCustomers(knex, requireAuth(ctx).scope, req.query);
+    },
+
+    async createCustomer(req, ctx) {
+      const auth = requireAuth(ctx);
+      const fields = req.customer ?? ({} as NonNullable<typeof req.customer>);
+      const ownerCreate = !isAdmin(auth.caller);
+      if (ownerCreate && !isNetworkOwnerCaller(auth.caller)) throw forbidden("Only ADMIN or a network owner may create customers");
+      refuseAdminOnlyFields(auth.caller, fields);
+      checkNotSubresellerRequestByNonAdmin(auth.caller, fields);
+      if (ownerCreate) checkNetworkOwnerTier(fields, true);
+      const name = validateName(fields.name, true)!;
+
+      let ownerId: number | null = ownerCreate ? auth.caller.customerId : fields.ownerSubresellerId !== undefined ? Number(fields.ownerSubresellerId) : null;
+      if (!ownerCreate && ownerId !== null) {
+        const owner = await knex("customer").where({ id: ownerId }).first();
+        if (!owner?.subreseller_since) {
+          throw serviceError(Code.InvalidArgument, "customer.error.notSubreseller", `Customer ${ownerId} is not a network owner`, { ownerSubresellerId: ownerId });
+        }
+      }
+
+      const id = await knex
+        .transaction(async (trx) => {
+          const newCustomerId = await insertCustomer(trx, {
+            ...customerColumns(fields, name),
+            owner_subreseller_id: ownerId,
+            subreseller_since: fields.createAsSubreseller ? new Date() : null,
+          });
+          await createCustomerRoots(trx, newCustomerId, newId);
+          return newCustomerId;
+        })
+        .catch((e) => {
+          throw isUniqueViolation(e) ? nameTaken(name) : e;
+        });
+      const row = (await findCustomer(knex, { kind: "global" }, id))!;
+      await publish(CustomerEvent.created, row);
+      return { customer: customerToMessage(row) };
+    },
+
+    async updateCustomer(req, ctx) {
+      const auth = requireAuth(ctx);
+      const id = Number(req.id);
+      const fields = req.customer ?? ({} as NonNullable<typeof req.customer>);
+      const row = await load(auth, id);
+      if (auth.caller.role < 7) throw forbidden("OWNER role required");
+      refuseAdminOnlyFields(auth.caller, fields);
+      checkNotSubresellerRequestByNonAdmin(auth.caller, fields);
+      if (!isAdmin(auth.caller) && row.owner_subreseller_id === auth.caller.customerId) checkNetworkOwnerTier(fields, false);
+      const name = validateName(fields.name, false);
+      await knex
+        .transaction((trx) => updateCustomerColumns(trx, id, customerColumns(fields, name)))
+        .catch((e) => {
+          throw isUniqueViolation(e) ? nameTaken(name ?? "") : e;
+        });
+      const updated = (await findCustomer(knex, auth.scope, id))!;
+      await publish(CustomerEvent.updated, updated);
+      return { customer: customerToMessage(updated) };
+    },
+
+    async deleteCustomer(req, ctx) {
+      const auth = requireAuth(ctx);
+      const id = Number(req.id);
+      const row = await loadManaged(auth, id, "delete");
+      if (row.platform || id === auth.caller.customerId) {
+        throw serviceError(Code.FailedPrecondition, "customer.error.cannotDeleteOwn", "A customer cannot delete itself or the platform customer", { id });
+      }
+      if ((await ownedCustomerCount(knex, id)) > 0) {
+        throw serviceError(Code.FailedPrecondition, "customer.error.subresellerHasCustomers", `Customer ${id} still owns customers; move or delete them first`, { id });
+      }
+      // Core's own rows (users, tokens, folders) go by ON DELETE CASCADE; other
+      // services delete theirs on `customer.deleted`.
+      await knex("customer").where({ id }).delete();
+      await publish(CustomerEvent.deleted, row);
+      return {};
+    },
+
+    async updateTeamAccessSettings(req, ctx) {
+      const auth = requireAuth(ctx);
+      const id = singleTenant(auth.scope);
+      const s = req.settings;
+      const columns: Record<string, boolean> = {};
+      const put = (column: string, value: boolean | undefined) => {
+        if (value !== undefined) columns[column] = value;
+      };
+      put("user_full_access_if_not_in_team", s?.userFullAccessIfNotInTeam);
+      put("access_resources_without_team", s?.accessResourcesWithoutTeam);
+      put("device_creation_in_root_for_team_users", s?.isDeviceAndGroupCreationEnabledInRootForTeamUsers);
+      put("content_creation_in_root_for_team_users", s?.isContentAndGroupCreationEnabledInRootForTeamUsers);
+      put("file_creation_in_root_for_team_users", s?.isFileAndFolderCreationEnabledInRootForTeamUsers);
+      await load(auth, id);
+      await knex.transaction((trx) => updateCustomerColumns(trx, id, columns));
+      const updated = await load(auth, id);
+      await publish(CustomerEvent.updated, updated);
+      return { settings: teamAccessSettingsOf(updated) };
+    },
+
+    async setDefaultContents(req, ctx) {
+      const auth = requireAuth(ctx);
+      const id = singleTenant(auth.scope);
+      await load(auth, id);
+      const raw = req.defaultEmergencyContentId?.trim();
+      // "?defaultEmergencyContentId=<id or null>": null removes it.
+      const value = !raw || raw === "null" ? null : raw;
+      await knex.transaction((trx) => updateCustomerColumns(trx, id, { default_emergency_content_id: value }));
+      return { customer: customerToMessage(await load(auth, id)) };
+    },
+
+    async promoteAsSubreseller(req, ctx) {
+      const auth = requireAuth(ctx);
+      const id = Number(req.id);
+      const row = await load(auth, id);
+      if (row.owner_subreseller_id !== null) {
+        throw serviceError(Code.FailedPrecondition, "customer.error.ownedCustomerCannotOwn", `Customer ${id} belongs to a network owner; move it out first`, { id });
+      }
+      if (!row.subreseller_since) await knex("customer").where({ id }).update({ subreseller_since: new Date() });
+      const updated = await load(auth, id);
+      await publish(CustomerEvent.updated, updated);
+      return { customer: customerToMessage(updated) };
+    },
+
+    async removeSubresellerPrivilege(req, ctx) {
+      const auth = requireAuth(ctx);
+      const id = Number(req.id);
+      await load(auth, id);
+      // "Demote network owner; refused while it owns customers"
+      const owned = await ownedCustomerCount(knex, id);
+      if (owned > 0) {
+        throw serviceError(Code.FailedPrecondition, "customer.error.subresellerHasCustomers", `Customer ${id} still owns ${owned} customer(s)`, { id, owned });
+      }
+      await knex("customer").where({ id }).update({ subreseller_since: null });
+      const updated = await load(auth, id);
+      await publish(CustomerEvent.updated, updated);
+      return { customer: customerToMessage(updated) };
+    },
+
+    async moveToSubreseller(req, ctx) {
+      const auth = requireAuth(ctx);
+      const id = Number(req.id);
+      const row = await load(auth, id);
+      let ownerId: number | null = null;
+      if (req.subresellerId !== undefined) {
+        ownerId = Number(req.subresellerId);
+        const owner = await knex("customer").where({ id: ownerId }).first();
+        if (!owner) throw notFound(ownerId);
+        if (!owner.subreseller_since || ownerId === id) {
+          throw serviceError(Code.InvalidArgument, "customer.error.notSubreseller", `Customer ${ownerId} is not a network owner`, { subresellerId: ownerId });
+        }
+        if (row.subreseller_since) {
+          throw serviceError(Code.FailedPrecondition, "customer.error.subresellerCannotBeOwned", `Customer ${id} is a network owner and cannot be owned`, { id });
+        }
+      }
+      await knex("customer").where({ id }).update({ owner_subreseller_id: ownerId });
+      const updated = await load(auth, id);
+      await publish(CustomerEvent.updated, updated);
+      return { customer: customerToMessage(updated) };
+    },
+
+    async getBranding(req, ctx) {
+      const auth = requireAuth(ctx);
+      const id = auth.scope.kind === "tenants" ? auth.scope.customerIds[0] : auth.caller.customerId;
+      if (!scopeIncludes(auth.scope, id)) throw notFound(id);
+      await load(auth, id);
+      // Branding kits are authored elsewhere; none is stored yet, so the read is an empty kit list.
+      return { brandingGuideline: { kits: [] } };
+    },
+
+    async listTenantDirectory() {
+      const rows = await knex("customer").select("id", "owner_subreseller_id", "subreseller_since", "restricted");
+      return {
+        entries: rows.map((r) => ({
+          customerId: BigInt(r.id),
+          ownerSubresellerId: r.owner_subreseller_id === null ? undefined : BigInt(r.owner_subreseller_id),
+          networkOwner: r.subreseller_since !== null,
+          restricted: r.restricted,
+        })),
+      };
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import type { Knex } from "knex";
+import type { EventBus } from "@signage/events";
+import type { IdGenerator } from "@signage/db";
+import type { TokenIssuer } from "@signage/auth";
+
+export interface CoreLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** Everything core's handlers need, passed in by the composition root. */
+export interface CoreDeps {
+  knex: Knex;
+  bus: EventBus;
+  newId: IdGenerator;
+  issuer: TokenIssuer;
+  logger: CoreLogger;
+  refreshTokenTtlSeconds: number;
+}

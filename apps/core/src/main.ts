@@ -1,0 +1,4 @@
+import { runStandalone } from "@signage/runtime";
+import { coreModule } from "./module.js";
+
+await runStandalone(coreModule);

@@ -1,0 +1,58 @@
+// Core as a service module: customers, users, OAuth; signs the access tokens.
+import type { ConnectRouter } from "@connectrpc/connect";
+import { createTokenIssuer, verifyTotpCode, type TotpChecker } from "@signage/auth";
+import { AuthService } from "@signage/contracts/signage/core/v1/auth_pb";
+import { CustomerService } from "@signage/contracts/signage/core/v1/customer_pb";
+import { UserService } from "@signage/contracts/signage/core/v1/user_pb";
+import type { ServiceModule } from "@signage/runtime";
+import type { Knex } from "knex";
+import type { CoreDeps } from "./deps.js";
+import { customerService } from "./customers/customer-service.js";
+import { userService } from "./users/user-service.js";
+import { authService } from "./oauth/auth-service.js";
+import { createDbTenantDirectory } from "./tenants/tenant-directory.js";
+import { bootstrapAdmin } from "./users/bootstrap-admin.js";
+
+const ACCESS_TTL_SECONDS = 900;
+const REFRESH_TTL_SECONDS = 30 * 24 * 3600;
+
+/** Sensitive methods: the caller's current TOTP against the secret only core holds. */
+function dbTotpChecker(knex: Knex): TotpChecker {
+  return {
+    async verify(caller, code) {
+      const row = await knex("app_user").where({ id: caller.userId }).select("totp_secret").first();
+      return !!row?.totp_secret && verifyTotpCode(row.totp_secret, code);
+    },
+  };
+}
+
+export const coreModule: ServiceModule = {
+  name: "core",
+  migrationsDir: new URL("../migrations/", import.meta.url),
+  create(ctx) {
+    if (!ctx.signingKeys) throw new Error("core needs JWT_PRIVATE_KEY (or a DATA_DIR key pair) to sign tokens");
+    const deps: CoreDeps = {
+      knex: ctx.knex,
+      bus: ctx.bus,
+      newId: ctx.newId,
+      logger: ctx.logger,
+      issuer: createTokenIssuer({ signingKeys: ctx.signingKeys, accessTtlSeconds: ACCESS_TTL_SECONDS }),
+      refreshTokenTtlSeconds: REFRESH_TTL_SECONDS,
+    };
+    const adminEmail = ctx.env.ADMIN_EMAIL || "admin@example.com";
+    const adminPassword = ctx.env.ADMIN_PASSWORD || "admin-change-me";
+    return {
+      register(router: ConnectRouter) {
+        router.service(CustomerService, customerService(deps));
+        router.service(UserService, userService(deps));
+        router.service(AuthService, authService(deps));
+      },
+      directory: createDbTenantDirectory(ctx.knex),
+      totp: dbTotpChecker(ctx.knex),
+      async start() {
+        const { created } = await bootstrapAdmin(ctx.knex, ctx.newId, adminEmail, adminPassword);
+        if (created) ctx.logger.info({ email: adminEmail }, "bootstrap super admin created");
+      },
+    };
+  },
+};

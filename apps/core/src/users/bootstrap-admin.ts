@@ -1,0 +1,31 @@
+// The super admin from ADMIN_EMAIL / ADMIN_PASSWORD, in the platform's own
+// customer. Idempotent and safe when replicas start together; an existing
+// admin keeps its password (changing it is the admin's business).
+import type { Knex } from "knex";
+import type { IdGenerator } from "@signage/db";
+import { hashPassword } from "./passwords.js";
+import { createCustomerRoots } from "../folders/customer-roots.js";
+
+export const PLATFORM_CUSTOMER_NAME = "Platform";
+
+export async function bootstrapAdmin(knex: Knex, newId: IdGenerator, email: string, password: string): Promise<{ created: boolean }> {
+  return knex.transaction(async (trx) => {
+    await trx.raw("SELECT pg_advisory_xact_lock(hashtext('core.bootstrap-admin'))");
+    let platform = await trx("customer").where({ platform: true }).first();
+    if (!platform) {
+      [platform] = await trx("customer").insert({ name: PLATFORM_CUSTOMER_NAME, platform: true, license_tier: "ENTERPRISE" }).returning("*");
+      await createCustomerRoots(trx, Number(platform.id), newId);
+    }
+    const existing = await trx("app_user").whereRaw("lower(email) = lower(?)", [email]).first();
+    if (existing) return { created: false };
+    await trx("app_user").insert({
+      id: newId(),
+      email,
+      name: "Administrator",
+      role: "ADMIN",
+      customer_id: platform.id,
+      password_hash: await hashPassword(password),
+    });
+    return { created: true };
+  });
+}

@@ -1,0 +1,47 @@
+import { create } from "@bufbuild/protobuf";
+import { Role } from "@signage/contracts/signage/common/v1/role_pb";
+import { AuthProvider, EditorLevel, UserSchema, type User } from "@signage/contracts/signage/core/v1/user_pb";
+import { enumFromName } from "../customers/customer-mapper.js";
+import type { UserRow } from "./user-row.js";
+
+const ms = (d: Date | null) => (d ? BigInt(d.getTime()) : undefined);
+
+export const PROFILE_PICTURE_PATH = "/api/v2/user/profilePicture";
+
+export function userToMessage(row: UserRow): User {
+  return create(UserSchema, {
+    id: row.id,
+    email: row.email,
+    name: row.name ?? undefined,
+    role: enumFromName(Role, row.role),
+    authProvider: enumFromName(AuthProvider, row.auth_provider),
+    editorLevel: enumFromName(EditorLevel, row.editor_level),
+    language: row.language ?? undefined,
+    comment: row.comment ?? undefined,
+    address: row.address ?? undefined,
+    readOnly: row.read_only,
+    restricted: row.restricted,
+    use2fa: row.use_2fa,
+    forceToSet2fa: row.force_to_set_2fa,
+    ssoLoginEnabled: row.sso_login_enabled,
+    usernamePasswordLoginEnabled: row.username_password_login_enabled,
+    magicCodeLoginEnabled: row.magic_code_login_enabled,
+    oauthPasswordFlowEnabled: row.oauth_password_flow_enabled,
+    trustedAdmin: row.trusted_admin,
+    lastLogin: ms(row.last_login),
+    lastActivity: ms(row.last_activity),
+    createdDate: ms(row.created_date),
+    hasProfilePicture: row.has_profile_picture,
+    profilePictureApiPath: row.has_profile_picture ? `${PROFILE_PICTURE_PATH}?email=${encodeURIComponent(row.email)}` : undefined,
+    active: !row.customer_restricted && (row.customer_expiration_date === null || row.customer_expiration_date.getTime() > Date.now()),
+    microsoftSsoEnabled: row.sso_login_enabled && row.auth_provider !== "LOCAL",
+    pinCodePresent: false,
+    customer: {
+      id: BigInt(row.customer_id),
+      name: row.customer_name,
+      expirationDate: ms(row.customer_expiration_date),
+      force2fa: row.customer_force_2fa,
+    },
+    userInterfaceProfile: row.ui_profile_id ? { id: row.ui_profile_id } : undefined,
+  });
+}

@@ -1,0 +1,28 @@
+import type { Knex } from "knex";
+import { applyScope, type Scope } from "@signage/auth";
+import type { UserRow } from "./user-row.js";
+
+/** Users with the joined customer facts; the tenant scope is applied on the user's customer. */
+export function userView(knex: Knex | Knex.Transaction, scope: Scope): Knex.QueryBuilder {
+  const qb = knex("app_user as u")
+    .join("customer as c", "c.id", "u.customer_id")
+    .select("u.*")
+    .select({
+      customer_name: "c.name",
+      customer_expiration_date: "c.expiration_date",
+      customer_force_2fa: "c.force_2fa",
+      customer_restricted: "c.restricted",
+    })
+    .select(knex.raw("c.subreseller_since IS NOT NULL as customer_network_owner"))
+    .select(knex.raw("EXISTS (SELECT 1 FROM user_profile_picture p WHERE p.user_id = u.id) as has_profile_picture"));
+  applyScope(qb, scope, "u.customer_id");
+  return qb;
+}
+
+export async function findUserByEmail(knex: Knex | Knex.Transaction, scope: Scope, email: string): Promise<UserRow | undefined> {
+  return userView(knex, scope).whereRaw("lower(u.email) = lower(?)", [email]).first();
+}
+
+export async function findUserById(knex: Knex | Knex.Transaction, id: string): Promise<UserRow | undefined> {
+  return userView(knex, { kind: "global" }).where("u.id", id).first();
+}

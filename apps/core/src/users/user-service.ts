@@ -1,0 +1,193 @@
+// UserService: document 2 "User" and "Teams, tags, users, quick filters" (users rows).
+import { Code, type ServiceImpl } from "@connectrpc/connect";
+import { generateTotpSecret, requireAuth, roleFromName, roleName, serviceError, singleTenant, totpUri, verifyTotpCode, type AuthContext } from "@signage/auth";
+import type { UserService, UserFields } from "@signage/contracts/signage/core/v1/user_pb";
+import type { CoreDeps } from "../deps.js";
+import { findUserByEmail, findUserById, userView } from "./user-repository.js";
+import { userToMessage } from "./user-mapper.js";
+import { checkAdminOnlyUserFields, checkAssignableRole, checkCreatePassword, normalizeEmail } from "./user-rules.js";
+import { authProviderName, userColumns } from "./user-columns.js";
+import { checkPasswordRule, hashPassword, passwordMatches } from "./passwords.js";
+import { checkProfilePicture } from "./profile-picture.js";
+import { isUniqueViolation } from "../customers/customer-repository.js";
+import { revokeAllRefreshTokens } from "../oauth/refresh-tokens.js";
+import { listUsers } from "./user-list.js";
+import type { UserRow } from "./user-row.js";
+
+const notFound = (email: string) => serviceError(Code.NotFound, "user.error.notFound", `User '${email}' not found`, { email });
+
+export function userService(deps: CoreDeps): Partial<ServiceImpl<typeof UserService>> {
+  const { knex, newId } = deps;
+
+  async function self(auth: AuthContext): Promise<UserRow> {
+    const row = auth.caller.kind === "user" ? await findUserById(knex, auth.caller.userId) : undefined;
+    if (!row) throw serviceError(Code.NotFound, "user.error.notFound", "The calling user no longer exists");
+    return row;
+  }
+
+  async function inScope(auth: AuthContext, email: string): Promise<UserRow> {
+    const row = await findUserByEmail(knex, auth.scope, email);
+    if (!row) throw notFound(email);
+    return row;
+  }
+
+  /** The caller may not manage a user whose role is above its own. */
+  function checkManageable(auth: AuthContext, target: UserRow) {
+    checkAssignableRole(auth.caller, roleFromName(target.role), false);
+  }
+
+  return {
+    async listUsers(req, ctx) {
+      return listUsers(knex, requireAuth(ctx).scope, req.query);
+    },
+
+    async getMe(_req, ctx) {
+      return { user: userToMessage(await self(requireAuth(ctx))) };
+    },
+
+    async listSimpleUsers(_req, ctx) {
+      const rows = await userView(knex, requireAuth(ctx).scope).clearSelect().select("u.email", "u.name").orderBy("u.email");
+      return { users: rows.map((r: { email: string; name: string | null }) => ({ email: r.email, name: r.name ?? undefined })) };
+    },
+
+    async createUser(req, ctx) {
+      const auth = requireAuth(ctx);
+      const fields = req.user ?? ({} as UserFields);
+      // Non-admins always create in their own tenant; ADMIN in the selected one, or its own.
+      const customerId = auth.scope.kind === "global" ? auth.caller.customerId : singleTenant(auth.scope);
+      const email = normalizeEmail(fields.email);
+      checkAssignableRole(auth.caller, fields.role, true);
+      checkAdminOnlyUserFields(auth.caller, fields);
+      checkCreatePassword(fields);
+      if (req.teamIds?.trim()) {
+        throw serviceError(Code.InvalidArgument, "team.error.notFound", `Unknown team id(s): ${req.teamIds}`, { teamIds: req.teamIds });
+      }
+      const id = newId();
+      try {
+        await knex.transaction(async (trx) => {
+          await trx("app_user").insert({
+            ...userColumns(fields),
+            id,
+            email,
+            customer_id: customerId,
+            auth_provider: authProviderName(fields.authProvider),
+            password_hash: fields.password === undefined ? null : await hashPassword(fields.password),
+          });
+        });
+      } catch (e) {
+        if (isUniqueViolation(e)) throw serviceError(Code.AlreadyExists, "user.error.emailTaken", `A user with email '${email}' already exists`, { email });
+        throw e;
+      }
+      // The password setup message goes out through the notification channel once it exists.
+      deps.logger.info({ email, customerId }, "user created");
+      return { user: userToMessage((await findUserById(knex, id))!) };
+    },
+
+    async updateUser(req, ctx) {
+      const auth = requireAuth(ctx);
+      const fields = req.user ?? ({} as UserFields);
+      const target = await inScope(auth, req.email);
+      checkManageable(auth, target);
+      checkAssignableRole(auth.caller, fields.role, false);
+      checkAdminOnlyUserFields(auth.caller, fields);
+      if (fields.role !== undefined && target.id === auth.caller.userId && roleName(fields.role) !== target.role) {
+        throw serviceError(Code.InvalidArgument, "user.error.ownRole", "A user cannot change its own role");
+      }
+      if (fields.email !== undefined && normalizeEmail(fields.email).toLowerCase() !== target.email.toLowerCase()) {
+        throw serviceError(Code.InvalidArgument, "user.error.emailImmutable", "The email is the user's key and cannot be changed");
+      }
+      const columns = userColumns(fields);
+      if (fields.password !== undefined) {
+        checkPasswordRule(fields.password);
+        columns.password_hash = await hashPassword(fields.password);
+      }
+      if (fields.use2fa === false) Object.assign(columns, { use_2fa: false, totp_secret: null, pending_totp_secret: null });
+      await knex.transaction(async (trx) => {
+        if (Object.keys(columns).length) await trx("app_user").where({ id: target.id }).update(columns);
+        if (fields.password !== undefined) await revokeAllRefreshTokens(trx, target.id);
+      });
+      return { user: userToMessage((await findUserById(knex, target.id))!) };
+    },
+
+    async updateUserTeamAssignments() {
+      throw serviceError(Code.Unimplemented, "error.notImplemented", "User team assignments arrive with teams (core access model issue)");
+    },
+
+    async changePassword(req, ctx) {
+      const auth = requireAuth(ctx);
+      const me = await self(auth);
+      if (!(await passwordMatches(me.password_hash, req.oldPassword))) {
+        throw serviceError(Code.InvalidArgument, "user.error.wrongPassword", "The old password is not correct");
+      }
+      checkPasswordRule(req.newPassword);
+      const passwordHash = await hashPassword(req.newPassword);
+      await knex.transaction(async (trx) => {
+        await trx("app_user").where({ id: me.id }).update({ password_hash: passwordHash });
+        await revokeAllRefreshTokens(trx, me.id);
+      });
+      return {};
+    },
+
+    async setTwoFactor(req, ctx) {
+      const auth = requireAuth(ctx);
+      const me = await self(auth);
+      if (!req.enable) {
+        // The interceptor already demanded a valid x-totp (sensitive method, 2FA on).
+        await knex("app_user").where({ id: me.id }).update({ use_2fa: false, totp_secret: null, pending_totp_secret: null });
+        return { use2fa: false };
+      }
+      if (me.use_2fa) return { use2fa: true };
+      if (!req.totp) {
+        const secret = generateTotpSecret();
+        await knex("app_user").where({ id: me.id }).update({ pending_totp_secret: secret });
+        return { use2fa: false, secret, otpauthUrl: totpUri(secret, me.email) };
+      }
+      if (!me.pending_totp_secret) {
+        throw serviceError(Code.FailedPrecondition, "user.error.totpNotStarted", "Call without totp first to get a secret, then confirm it with a code");
+      }
+      if (!verifyTotpCode(me.pending_totp_secret, req.totp)) {
+        throw serviceError(Code.InvalidArgument, "auth.error.totpInvalid", "The TOTP code does not match the new secret");
+      }
+      await knex("app_user").where({ id: me.id }).update({ use_2fa: true, totp_secret: me.pending_totp_secret, pending_totp_secret: null });
+      return { use2fa: true };
+    },
+
+    async setProfilePicture(req, ctx) {
+      const me = await self(requireAuth(ctx));
+      const contentType = checkProfilePicture(req.data);
+      await knex("user_profile_picture")
+        .insert({ user_id: me.id, content_type: contentType, data: Buffer.from(req.data), updated_at: new Date() })
+        .onConflict("user_id")
+        .merge();
+      return { user: userToMessage((await findUserById(knex, me.id))!) };
+    },
+
+    async deleteProfilePicture(_req, ctx) {
+      const me = await self(requireAuth(ctx));
+      await knex("user_profile_picture").where({ user_id: me.id }).delete();
+      return {};
+    },
+
+    async getProfilePicture(req, ctx) {
+      const auth = requireAuth(ctx);
+      const user = req.email ? await inScope(auth, req.email) : await self(auth);
+      const picture = await knex("user_profile_picture").where({ user_id: user.id }).first();
+      if (!picture) throw serviceError(Code.NotFound, "user.error.noProfilePicture", `User '${user.email}' has no profile picture`);
+      return { data: new Uint8Array(picture.data), contentType: picture.content_type };
+    },
+
+    async deleteUser(req, ctx) {
+      const auth = requireAuth(ctx);
+      const target = await inScope(auth, req.email);
+      checkManageable(auth, target);
+      await knex("app_user").where({ id: target.id }).delete();
+      return {};
+    },
+
+    async deleteMyAccount(_req, ctx) {
+      const me = await self(requireAuth(ctx));
+      await knex("app_user").where({ id: me.id }).delete();
+      return {};
+    },
+  };
+}

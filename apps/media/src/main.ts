@@ -1,0 +1,4 @@
+import { runStandalone } from "@signage/runtime";
+import { mediaModule } from "./module.js";
+
+await runStandalone(mediaModule);

@@ -1,0 +1,4 @@
+import { runStandalone } from "@signage/runtime";
+import { reportingModule } from "./module.js";
+
+await runStandalone(reportingModule);

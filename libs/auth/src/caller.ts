@@ -1,0 +1,21 @@
+import type { Role } from "@signage/contracts/signage/common/v1/role_pb";
+
+export type CallerKind = "user" | "client";
+
+/** The verified principal of a call, built from an access token. */
+export interface Caller {
+  /** `sub`: user email, or the API client id. */
+  subject: string;
+  /** `uid`: the user's id (for API clients, the client's id). */
+  userId: string;
+  /** `cid`: the caller's own customer (tenant). */
+  customerId: number;
+  role: Role;
+  /** `no`: the caller's customer is a network owner. */
+  networkOwner: boolean;
+  /** `tfa`: the user has 2FA on, so sensitive methods need `x-totp`. */
+  twoFactor: boolean;
+  kind: CallerKind;
+  /** The raw bearer token, for forwarding on internal calls. */
+  token: string;
+}

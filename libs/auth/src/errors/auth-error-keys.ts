@@ -1,0 +1,15 @@
+/** Stable message keys of the errors this library raises (the gateway's error table uses them). */
+export const AuthErrorKey = {
+  unauthorized: "auth.error.unauthorized",
+  forbidden: "auth.error.forbidden",
+  noRole: "auth.error.noRole",
+  totpRequired: "auth.error.totpRequired",
+  totpInvalid: "auth.error.totpInvalid",
+  totpUnavailable: "auth.error.totpUnavailable",
+  captchaRequired: "auth.error.captchaRequired",
+  captchaInvalid: "auth.error.captchaInvalid",
+  noAuthContext: "auth.error.noAuthContext",
+  customerNotOwned: "customer.error.notOwned",
+  customerIdRequired: "customer.error.customerIdRequired",
+  customerIdInvalid: "customer.error.customerIdInvalid",
+} as const;

@@ -1,0 +1,94 @@
+import { Code, type Interceptor } from "@connectrpc/connect";
+import { Role } from "@signage/contracts/signage/common/v1/role_pb";
+import type { Caller } from "../caller.js";
+import type { CaptchaChecker } from "../captcha.js";
+import { AuthErrorKey } from "../errors/auth-error-keys.js";
+import { serviceError } from "../errors/service-error.js";
+import { roleAtLeast, roleName } from "../roles.js";
+import { resolveScope } from "../scope/resolve-scope.js";
+import type { TenantDirectory } from "../scope/tenant-directory.js";
+import { TokenError } from "../tokens/token-error.js";
+import type { TokenVerifier } from "../tokens/verifier.js";
+import type { TotpChecker } from "../totp/totp.js";
+import { authContextKey } from "./auth-context.js";
+import { methodPolicy } from "./method-policy.js";
+import { peekCustomerId } from "./requested-customer.js";
+
+export interface AuthInterceptorOptions {
+  verifier: TokenVerifier;
+  directory: TenantDirectory;
+  /** Needed when sensitive methods may be called by users with 2FA on. */
+  totp?: TotpChecker;
+  /** CAPTCHA on sensitive methods; off when absent. */
+  captcha?: CaptchaChecker;
+}
+
+/**
+ * Server interceptor: default-deny on methods without `min_role`, token verification, role
+ * check, sensitive-method checks, and the customer scope put into the handler context.
+ */
+export function createAuthInterceptor({ verifier, directory, totp, captcha }: AuthInterceptorOptions): Interceptor {
+  return (next) => async (req) => {
+    const policy = methodPolicy(req.method);
+    if (policy.minRole === Role.UNSPECIFIED) {
+      throw serviceError(Code.PermissionDenied, AuthErrorKey.noRole, "method has no minimum role and is refused");
+    }
+    if (policy.minRole === Role.PUBLIC) {
+      // CAPTCHA guards against bots, so it applies to sensitive public methods too.
+      if (policy.sensitive) await checkCaptcha(captcha, req.header, undefined);
+      return next(req);
+    }
+
+    const caller = await authenticate(verifier, req.header);
+    if (!roleAtLeast(caller.role, policy.minRole)) {
+      throw serviceError(Code.PermissionDenied, AuthErrorKey.forbidden, "role too low for this operation", {
+        requiredRole: roleName(policy.minRole),
+        role: roleName(caller.role),
+      });
+    }
+    if (policy.sensitive) {
+      await checkCaptcha(captcha, req.header, caller);
+      await checkTotp(totp, req.header, caller);
+    }
+
+    const peeked = policy.customerIdField
+      ? await peekCustomerId(req, policy.customerIdField)
+      : { requestedCustomerId: undefined, req };
+    const scope = await resolveScope({ caller, requestedCustomerId: peeked.requestedCustomerId, directory });
+    peeked.req.contextValues.set(authContextKey, { caller, scope });
+    return next(peeked.req);
+  };
+}
+
+async function authenticate(verifier: TokenVerifier, header: Headers): Promise<Caller> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header.get("authorization") ?? "");
+  if (!match) throw serviceError(Code.Unauthenticated, AuthErrorKey.unauthorized, "bearer token required");
+  try {
+    return await verifier.verify(match[1]);
+  } catch (err) {
+    if (!(err instanceof TokenError)) throw err;
+    throw serviceError(Code.Unauthenticated, AuthErrorKey.unauthorized, err.message, { reason: err.reason });
+  }
+}
+
+async function checkTotp(totp: TotpChecker | undefined, header: Headers, caller: Caller): Promise<void> {
+  if (!caller.twoFactor) return;
+  const code = header.get("x-totp")?.trim();
+  if (!code) throw serviceError(Code.PermissionDenied, AuthErrorKey.totpRequired, "x-totp header required");
+  // Fail closed: a server that cannot check codes must not let sensitive calls through.
+  if (!totp) throw serviceError(Code.Internal, AuthErrorKey.totpUnavailable, "TOTP verification is not configured");
+  if (!(await totp.verify(caller, code))) {
+    throw serviceError(Code.PermissionDenied, AuthErrorKey.totpInvalid, "x-totp code invalid");
+  }
+}
+
+async function checkCaptcha(captcha: CaptchaChecker | undefined, header: Headers, caller: Caller | undefined) {
+  if (!captcha) return;
+  const response = header.get("g-recaptcha-response")?.trim();
+  if (!response) {
+    throw serviceError(Code.PermissionDenied, AuthErrorKey.captchaRequired, "g-recaptcha-response header required");
+  }
+  if (!(await captcha.verify(response, caller))) {
+    throw serviceError(Code.PermissionDenied, AuthErrorKey.captchaInvalid, "CAPTCHA response invalid");
+  }
+}

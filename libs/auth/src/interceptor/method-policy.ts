@@ -1,0 +1,29 @@
+import { getOption, type DescField, type DescMethod } from "@bufbuild/protobuf";
+import { Role } from "@signage/contracts/signage/common/v1/role_pb";
+import { customer_selector, min_role, sensitive } from "@signage/contracts/signage/options/v1/options_pb";
+
+/** A method's access rules as written in its proto options. */
+export interface MethodPolicy {
+  minRole: Role;
+  sensitive: boolean;
+  /** The request's top-level `customer_id` field, when the method documents the selector. */
+  customerIdField: DescField | undefined;
+}
+
+// Descriptors are immutable, so the options are read once per method, not per call.
+const policies = new WeakMap<DescMethod, MethodPolicy>();
+
+export function methodPolicy(method: DescMethod): MethodPolicy {
+  let policy = policies.get(method);
+  if (!policy) {
+    policy = {
+      minRole: getOption(method, min_role) ?? Role.UNSPECIFIED,
+      sensitive: getOption(method, sensitive),
+      customerIdField: getOption(method, customer_selector)
+        ? method.input.fields.find((f) => f.name === "customer_id" && f.fieldKind === "scalar")
+        : undefined,
+    };
+    policies.set(method, policy);
+  }
+  return policy;
+}

@@ -1,0 +1,15 @@
+import { z } from "zod";
+
+/** Custom claims of an access token (registered claims sub/iss/iat/exp/jti are set by jose). */
+export const accessClaimsSchema = z.object({
+  sub: z.string().min(1),
+  uid: z.string(),
+  cid: z.number().int().positive(),
+  role: z.string(),
+  no: z.boolean(),
+  tfa: z.boolean(),
+  kind: z.enum(["user", "client"]),
+  jti: z.string().min(1),
+});
+
+export type AccessClaims = z.infer<typeof accessClaimsSchema>;

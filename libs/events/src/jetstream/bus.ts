@@ -1,0 +1,135 @@
+import { randomUUID } from "node:crypto";
+import { connect, headers, type NatsConnection } from "nats";
+import type { Tracer } from "@opentelemetry/api";
+import type { EventBus, SubscribeOptions, Subscription } from "../bus.js";
+import { deadLetter } from "../deadletter.js";
+import { buildEnvelope, type EventEnvelope, type PublishInput } from "../envelope.js";
+import { noopLogger, type Logger } from "../logger.js";
+import { DEFAULT_MAX_DELIVER, type RetryDelay } from "../retry.js";
+import { assertTypePattern, subjectFor } from "../subjects.js";
+import { defaultTracer, withProducerSpan } from "../tracing.js";
+import { durableName, ensureConsumer, filterFor, supportsMultiFilter } from "./consumer.js";
+import { handleMessage } from "./handle-message.js";
+import { ensureStream } from "./stream.js";
+import { startPullLoop } from "./subscription.js";
+
+export interface JetStreamBusOptions {
+  servers: string | string[];
+  /** Default `SIGNAGE_EVENTS`. */
+  streamName?: string;
+  /** Subject root; events go to `<prefix>.<type>`. Default `signage`. */
+  subjectPrefix?: string;
+  logger?: Logger;
+  tracer?: Tracer;
+  /** Redelivery delay after a failed attempt; number or per-attempt function. Default 1s doubling to 60s. */
+  nakDelayMs?: RetryDelay;
+  /** Attempts before an event is dead-lettered. Default 5. */
+  maxDeliver?: number;
+  /** Server waits this long for an ack before redelivering. Default 30s. */
+  ackWaitMs?: number;
+  /** `Nats-Msg-Id` dedupe window. Default 2 minutes. */
+  duplicateWindowMs?: number;
+  /** Stream retention. Default 7 days. */
+  maxAgeMs?: number;
+  /** Stream replicas when the stream is created (clustered NATS). Default 1. */
+  replicas?: number;
+  /** Connection name shown in NATS monitoring. */
+  name?: string;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Connects, ensures the stream exists, and returns a bus backed by JetStream. */
+export async function createJetStreamBus(opts: JetStreamBusOptions): Promise<EventBus> {
+  const streamName = opts.streamName ?? "SIGNAGE_EVENTS";
+  const prefix = opts.subjectPrefix ?? "signage";
+  const logger = opts.logger ?? noopLogger;
+  const tracer = opts.tracer ?? defaultTracer();
+  const maxDeliver = opts.maxDeliver ?? DEFAULT_MAX_DELIVER;
+  const ackWaitMs = opts.ackWaitMs ?? 30_000;
+
+  const nc = await connect({ servers: opts.servers, name: opts.name });
+  const jsm = await nc.jetstreamManager().catch(closeAndThrow(nc));
+  await ensureStream(jsm, {
+    name: streamName,
+    subjectPrefix: prefix,
+    duplicateWindowMs: opts.duplicateWindowMs ?? 2 * 60_000,
+    maxAgeMs: opts.maxAgeMs ?? 7 * DAY_MS,
+    replicas: opts.replicas,
+  }).catch(closeAndThrow(nc));
+  const js = nc.jetstream();
+  const multiFilter = supportsMultiFilter(nc.info?.version);
+  const subscriptions = new Set<Subscription>();
+  let closing: Promise<void> | undefined;
+
+  async function publish<T>(input: PublishInput<T>): Promise<EventEnvelope<T>> {
+    if (closing) throw new Error("event bus is closed");
+    return send(input);
+  }
+
+  // Also used for dead letters, which may still be emitted while close() waits on handlers.
+  async function send<T>(input: PublishInput<T>): Promise<EventEnvelope<T>> {
+    const id = input.id ?? randomUUID();
+    return withProducerSpan(tracer, { system: "nats", type: input.type, id }, async (carrier) => {
+      const envelope = buildEnvelope({ ...input, id }, carrier.traceparent);
+      const h = headers();
+      for (const [k, v] of Object.entries(carrier)) h.set(k, v);
+      // msgID sets Nats-Msg-Id: the server drops repeats within duplicate_window.
+      const ack = await js.publish(subjectFor(prefix, envelope.type), JSON.stringify(envelope), { msgID: id, headers: h });
+      if (ack.duplicate) logger.debug({ eventId: id, eventType: envelope.type }, "duplicate publish dropped by server");
+      return envelope;
+    });
+  }
+
+  async function subscribe<T>(o: SubscribeOptions<T>): Promise<Subscription> {
+    if (closing) throw new Error("event bus is closed");
+    if (o.types.length === 0) throw new Error("subscribe needs at least one event type");
+    o.types.forEach(assertTypePattern);
+    const durable = durableName(o.consumer);
+    await ensureConsumer(
+      jsm,
+      { stream: streamName, durable, filter: filterFor(prefix, o.types, multiFilter), ackWaitMs, startFrom: o.startFrom ?? "new" },
+      logger,
+    );
+    const policy = { system: "nats", consumer: o.consumer, tracer, logger, maxDeliver, retryDelay: opts.nakDelayMs };
+    const ctx = {
+      policy,
+      types: o.types,
+      handler: o.handler,
+      ackWaitMs,
+      deadLetter: (info: Parameters<typeof deadLetter>[2]) => deadLetter(send, logger, info),
+    };
+    const sub = await startPullLoop({
+      consumer: o.consumer,
+      source: await js.consumers.get(streamName, durable),
+      concurrency: Math.max(1, o.concurrency ?? 1),
+      handle: (msg) => handleMessage(ctx, msg),
+      logger,
+      onStopped: () => subscriptions.delete(sub),
+    });
+    subscriptions.add(sub);
+    // Make sure the pull request reached the server before subscribe() resolves.
+    await nc.flush();
+    return sub;
+  }
+
+  return {
+    publish,
+    subscribe,
+    close() {
+      closing ??= (async () => {
+        await Promise.all([...subscriptions].map((s) => s.stop()));
+        // drain() flushes pending acks before the socket closes.
+        if (!nc.isClosed()) await nc.drain();
+      })();
+      return closing;
+    },
+  };
+}
+
+function closeAndThrow(nc: NatsConnection) {
+  return async (err: unknown): Promise<never> => {
+    await nc.close();
+    throw err;
+  };
+}

@@ -1,0 +1,12 @@
+/** Delay before redelivery, given the attempt that just failed (1-based). */
+export type RetryDelay = number | ((attempt: number) => number);
+
+/** Exponential 1s, 2s, 4s ... capped at a minute. */
+export const defaultRetryDelay = (attempt: number): number => Math.min(1000 * 2 ** (attempt - 1), 60_000);
+
+export function resolveRetryDelay(delay: RetryDelay | undefined, attempt: number): number {
+  if (delay === undefined) return defaultRetryDelay(attempt);
+  return typeof delay === "number" ? delay : delay(attempt);
+}
+
+export const DEFAULT_MAX_DELIVER = 5;

@@ -1,0 +1,45 @@
+import { createRouterTransport, type Interceptor, type Transport } from "@connectrpc/connect";
+import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
+import type { Routes } from "../server/create-service.js";
+
+export interface ServiceTransportOptions {
+  /** e.g. "http://core:50051" (cleartext HTTP/2 with prior knowledge). */
+  baseUrl: string;
+  /** Wire protocol; both run over h2c against createService servers. */
+  protocol?: "grpc" | "connect";
+  /** Client-side interceptors (tracing, auth propagation...). */
+  interceptors?: Interceptor[];
+  /** Deadline applied to calls that don't set their own timeoutMs. */
+  defaultTimeoutMs?: number;
+}
+
+/** Transport for calling another service over the network (cluster mode). */
+export function createServiceTransport({
+  baseUrl,
+  protocol = "grpc",
+  interceptors = [],
+  defaultTimeoutMs,
+}: ServiceTransportOptions): Transport {
+  const common = { baseUrl, httpVersion: "2" as const, interceptors, defaultTimeoutMs };
+  return protocol === "grpc"
+    ? createGrpcTransport(common)
+    : createConnectTransport({ ...common, useBinaryFormat: true });
+}
+
+export interface InMemoryTransportOptions {
+  /** Server-side interceptors, normally `service.interceptors`. */
+  interceptors?: readonly Interceptor[];
+  /** Client-side interceptors, as the caller would use over the network. */
+  clientInterceptors?: Interceptor[];
+}
+
+/**
+ * Transport that runs a service's routes in-process (embedded mode, tests):
+ * same handlers and interceptors as over the network, no sockets.
+ */
+export function createInMemoryTransport(routes: Routes, options: InMemoryTransportOptions = {}): Transport {
+  return createRouterTransport(routes, {
+    router: { interceptors: [...(options.interceptors ?? [])] },
+    transport: { interceptors: options.clientInterceptors ?? [] },
+  });
+}

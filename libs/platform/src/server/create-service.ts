@@ -1,0 +1,81 @@
+import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import type { Logger } from "pino";
+import { registerHealth, type Readiness } from "./health.js";
+import { createDrainableServer, type ListenOptions, type Listening, type NodeHandler } from "./h2c-server.js";
+
+export type Routes = (router: ConnectRouter) => void;
+
+export interface ServiceOptions {
+  /** Used in logs only; the RPC names come from the registered services. */
+  name: string;
+  logger: Logger;
+  /** Registers this service's implementations, as in connect-es examples. */
+  register: Routes;
+  /** Server-side interceptors (tracing, auth...), first = outermost. */
+  interceptors?: Interceptor[];
+  /** Drives grpc.health.v1.Health/Check; defaults to always ready. */
+  readiness?: Readiness;
+  /** Default drain budget for close(); usually SHUTDOWN_TIMEOUT_MS. */
+  shutdownTimeoutMs?: number;
+}
+
+export interface Service {
+  readonly name: string;
+  /** `register` plus the health service: host it anywhere (h2 server, createRouterTransport). */
+  readonly routes: Routes;
+  readonly interceptors: readonly Interceptor[];
+  /** Node request handler (http2 or http1 compatible), for custom servers. */
+  readonly handler: NodeHandler;
+  listen(options: ListenOptions): Promise<Listening>;
+  /** Stops accepting, drains in-flight calls, then destroys what is left. Idempotent. */
+  close(options?: { timeoutMs?: number }): Promise<void>;
+}
+
+export function createService(options: ServiceOptions): Service {
+  const { name, logger, register, interceptors = [], readiness = () => true, shutdownTimeoutMs = 10_000 } = options;
+  let draining = false;
+  // Aborts every handler's signal when the drain budget runs out (streams, long polls).
+  const shutdown = new AbortController();
+
+  const routes: Routes = (router) => {
+    register(router);
+    const services = new Set(router.handlers.map((h) => h.service.typeName));
+    services.add("grpc.health.v1.Health");
+    registerHealth(router, {
+      services,
+      // A draining instance reports NOT_SERVING so probes and balancers move away first.
+      readiness: () => !draining && readiness(),
+      onReadinessError: (err) => logger.warn({ err }, "readiness check failed"),
+    });
+  };
+
+  const handler = connectNodeAdapter({ routes, interceptors: [...interceptors], shutdownSignal: shutdown.signal });
+  const server = createDrainableServer(handler);
+  let closing: Promise<void> | undefined;
+
+  return {
+    name,
+    routes,
+    interceptors,
+    handler,
+    async listen(listenOptions) {
+      const listening = await server.listen(listenOptions);
+      logger.info({ url: listening.url, port: listening.port }, `${name} listening (gRPC, gRPC-Web, Connect)`);
+      return listening;
+    },
+    close({ timeoutMs = shutdownTimeoutMs } = {}) {
+      closing ??= (async () => {
+        draining = true;
+        logger.info({ inFlight: server.inFlight(), timeoutMs }, `${name} draining`);
+        const { forced } = await server.close({
+          timeoutMs,
+          onForce: () => shutdown.abort(new Error("server shutting down")),
+        });
+        if (forced) logger.warn(`${name} drain timed out; remaining calls aborted`);
+        logger.info(`${name} closed`);
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import * as http2 from "node:http2";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+type NodeRequest = IncomingMessage | http2.Http2ServerRequest;
+type NodeResponse = ServerResponse | http2.Http2ServerResponse;
+export type NodeHandler = (req: NodeRequest, res: NodeResponse) => void;
+
+export interface ListenOptions {
+  host: string;
+  port: number;
+}
+
+export interface Listening {
+  port: number;
+  url: string;
+}
+
+export interface DrainableServer {
+  listen(options: ListenOptions): Promise<Listening>;
+  /** Number of requests whose response has not closed yet. */
+  inFlight(): number;
+  /**
+   * Stops accepting connections, lets in-flight requests finish for up to
+   * `timeoutMs`, then calls `onForce` (to abort handlers) and destroys what is left.
+   */
+  close(options: { timeoutMs: number; onForce?: () => void }): Promise<{ forced: boolean }>;
+}
+
+/**
+ * One cleartext port for gRPC (needs HTTP/2), gRPC-Web and Connect.
+ * allowHTTP1 lets Connect unary and gRPC-Web also work over HTTP/1.1 (curl,
+ * simple load balancers); gRPC itself still needs h2 prior knowledge.
+ */
+export function createDrainableServer(handler: NodeHandler): DrainableServer {
+  const sockets = new Set<Socket>();
+  const http1Sockets = new WeakSet<Socket>();
+  const sessions = new Set<http2.ServerHttp2Session>();
+  let active = 0;
+  let draining = false;
+  let onIdle: (() => void) | undefined;
+
+  const server = http2.createServer({ allowHTTP1: true }, (req, res) => {
+    active++;
+    res.once("close", () => {
+      active--;
+      if (active === 0) onIdle?.();
+    });
+    if (req.httpVersionMajor === 1) {
+      http1Sockets.add(req.socket);
+      // HTTP/1.1 keep-alive has no GOAWAY: tell the client not to reuse the socket.
+      if (draining) res.setHeader("connection", "close");
+    }
+    handler(req, res);
+  });
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+  server.on("session", (session) => {
+    sessions.add(session);
+    session.once("close", () => sessions.delete(session));
+    // A session opened while draining (raced the listener close) gets GOAWAY at once.
+    if (draining) session.close();
+  });
+
+  return {
+    listen({ host, port }) {
+      return new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => {
+          server.off("error", reject);
+          const bound = (server.address() as AddressInfo).port;
+          const urlHost = host.includes(":") ? `[${host}]` : host;
+          resolve({ port: bound, url: `http://${urlHost}:${bound}` });
+        });
+      });
+    },
+    inFlight: () => active,
+    async close({ timeoutMs, onForce }) {
+      draining = true;
+      const closed = new Promise<void>((resolve) => {
+        if (!server.listening) return resolve();
+        server.close(() => resolve());
+      });
+      // GOAWAY: existing streams finish, no new ones are accepted on these sessions.
+      for (const session of sessions) session.close();
+      const idle = new Promise<void>((resolve) => {
+        if (active === 0) return resolve();
+        onIdle = resolve;
+      });
+      const deadline = Date.now() + timeoutMs;
+      const forced = !(await within(idle, timeoutMs));
+      if (forced) {
+        onForce?.();
+      } else {
+        // Drained: h2 sessions close themselves after GOAWAY; idle HTTP/1.1
+        // keep-alive sockets need a FIN, or server.close() never calls back.
+        for (const socket of sockets) if (http1Sockets.has(socket)) socket.end();
+        await within(closed, Math.max(0, deadline - Date.now()));
+      }
+      for (const session of sessions) session.destroy();
+      for (const socket of sockets) socket.destroy();
+      await closed;
+      return { forced };
+    },
+  };
+}
+
+/** Resolves true if `promise` settles within `ms`, false on timeout. */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,36 @@
+import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
+import { Health, HealthCheckResponse_ServingStatus } from "@signage/contracts/grpc/health/v1/health_pb";
+
+export type Readiness = () => Promise<boolean> | boolean;
+
+export interface HealthOptions {
+  /** Fully-qualified names answerable besides "" (the whole server). */
+  services: ReadonlySet<string>;
+  readiness: Readiness;
+  /** Called when readiness() throws; the probe then answers NOT_SERVING. */
+  onReadinessError?: (err: unknown) => void;
+}
+
+/**
+ * grpc.health.v1.Health as the gRPC health spec describes it: "" is the
+ * server as a whole, a registered service name gets the same answer, any
+ * other name is NotFound. Watch is left Unimplemented (Kubernetes only uses Check).
+ */
+export function registerHealth(router: ConnectRouter, { services, readiness, onReadinessError }: HealthOptions): void {
+  router.service(Health, {
+    async check(req) {
+      if (req.service !== "" && !services.has(req.service)) {
+        throw new ConnectError(`unknown service ${req.service}`, Code.NotFound);
+      }
+      let ready = false;
+      try {
+        ready = await readiness();
+      } catch (err) {
+        onReadinessError?.(err);
+      }
+      return {
+        status: ready ? HealthCheckResponse_ServingStatus.SERVING : HealthCheckResponse_ServingStatus.NOT_SERVING,
+      };
+    },
+  });
+}

@@ -1,0 +1,28 @@
+import type { Interceptor } from "@connectrpc/connect";
+import { SpanKind, context, propagation, trace, type Tracer } from "@opentelemetry/api";
+import { headersGetter } from "./headers-carrier.js";
+import { endRpcSpanError, endRpcSpanOk, rpcSpanStart, traceStream } from "./rpc-span.js";
+
+/**
+ * SERVER span per incoming call, child of the caller's `traceparent`.
+ * connect-node runs interceptors around the handler, so making the span
+ * active around next() parents everything the handler does (pg, NATS, logs).
+ * Put it first in the list so auth and other interceptors run inside the span.
+ */
+export function serverTracingInterceptor(tracer: Tracer): Interceptor {
+  return (next) => async (req) => {
+    const parent = propagation.extract(context.active(), req.header, headersGetter);
+    const { name, attributes } = rpcSpanStart(req);
+    const span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
+    const ctx = trace.setSpan(parent, span);
+    try {
+      const res = await context.with(ctx, () => next(req));
+      if (res.stream) return { ...res, message: traceStream(res.message, span, ctx, "server") };
+      endRpcSpanOk(span);
+      return res;
+    } catch (err) {
+      endRpcSpanError(span, err, "server");
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,130 @@
+import { InvalidFilterError, UnknownFieldError } from "../errors.js";
+import type { FilterComparison, FilterNode } from "../filter/ast.js";
+import { printFilter } from "../filter/print-filter.js";
+import type { ResolvedScalarField, ResourceRegistry } from "../registry/resource.js";
+import { columnFragment, type SqlFragment } from "../sql/fragment.js";
+import { isNotNullPredicate, isNullPredicate, negate, positivePredicate, type PositiveOperator } from "../sql/predicates.js";
+import type { CompiledFilter, ExistsHop } from "./compiled-filter.js";
+import { resolvePath, type PathHop } from "./resolve-path.js";
+import { typedValue, ValueProblem } from "./typed-values.js";
+import { describeKind, operatorsFor, valueKindOf } from "./value-kind.js";
+
+export interface CompileFilterOptions {
+  readonly parameter?: "search" | "quickFilter";
+  /** Prefix of the aliases given to EXISTS subqueries; distinct per filter in one query. */
+  readonly aliasPrefix?: string;
+}
+
+/**
+ * Checks a filter AST against the resource registry and turns it into SQL predicates.
+ * Semantics (README "Filter semantics"): a comparison through relations holds when SOME
+ * related row satisfies it; ≠ and ∉ are the exact negations of = and :; `=NULL` means null
+ * or empty collection, `=!NULL` its negation. Throws ListQueryError subclasses only.
+ */
+export function compileFilter(resource: ResourceRegistry, node: FilterNode, options: CompileFilterOptions = {}): CompiledFilter {
+  const compiler = new FilterCompiler(resource, options.parameter ?? "search", options.aliasPrefix ?? "_f");
+  return compiler.compile(node);
+}
+
+class FilterCompiler {
+  private aliasCount = 0;
+
+  constructor(
+    private readonly resource: ResourceRegistry,
+    private readonly parameter: "search" | "quickFilter",
+    private readonly aliasPrefix: string,
+  ) {}
+
+  compile(node: FilterNode): CompiledFilter {
+    if (node.kind !== "comparison") return { kind: node.kind, children: node.children.map((child) => this.compile(child)) };
+    return this.comparison(node);
+  }
+
+  private comparison(node: FilterComparison): CompiledFilter {
+    const path = resolvePath(this.resource, node.field, (field) => field.searchable);
+    if (path.kind === "unknown") throw new UnknownFieldError(this.parameter, path.field, path.knownFields, node.position);
+    if (path.kind === "notNested") this.fail(node, `field '${path.field}' has no nested fields`);
+
+    if (path.kind === "relation") {
+      if (node.value.kind !== "null" && node.value.kind !== "notNull") {
+        this.fail(node, `'${node.field}' is a relation; compare one of its fields (e.g. ${node.field}.id=<id>) or use =NULL / =!NULL`);
+      }
+      return { kind: "exists", negated: node.value.kind === "null", hops: this.existsHops(path.hops), predicate: null };
+    }
+
+    const { hops, column } = shortcutForeignKey(path.hops, path.field);
+    const existsHops = this.existsHops(hops);
+    const alias = existsHops.length > 0 ? existsHops[existsHops.length - 1].alias : this.resource.alias;
+    const kind = valueKindOf(path.field, path.jsonPath);
+    let expr = fieldExpression(path.field, column, alias);
+    if (path.jsonPath.length > 0) expr = { sql: `(${expr.sql} #>> ?::text[])`, bindings: [...expr.bindings, path.jsonPath] };
+
+    if (node.value.kind === "null" || node.value.kind === "notNull") {
+      // Through relations: `=NULL` holds when no related row has a non-null value.
+      if (existsHops.length === 0) {
+        return { kind: "predicate", predicate: node.value.kind === "null" ? isNullPredicate(expr, kind) : isNotNullPredicate(expr, kind) };
+      }
+      return { kind: "exists", negated: node.value.kind === "null", hops: existsHops, predicate: isNotNullPredicate(expr, kind) };
+    }
+
+    const allowed = operatorsFor(kind);
+    if (!allowed.includes(node.operator)) {
+      const options = [...allowed, "=NULL", "=!NULL"].join(" ");
+      this.fail(node, `operator '${node.operator}' does not apply to '${node.field}' (${describeKind(kind)}); use one of ${options}`);
+    }
+    const negated = node.operator === "≠" || node.operator === "∉";
+    const operator: PositiveOperator = node.operator === "≠" ? "=" : node.operator === "∉" ? ":" : node.operator;
+    const texts = node.value.kind === "set" ? node.value.items : [node.value.text];
+    const values: unknown[] = [];
+    for (const text of texts) {
+      try {
+        const typed = typedValue(kind, text);
+        if (typed.ok) values.push(typed.value);
+      } catch (error) {
+        if (error instanceof ValueProblem) this.fail(node, `${error.message} (field '${node.field}' is a ${describeKind(kind)})`);
+        throw error;
+      }
+    }
+    const predicate = positivePredicate(expr, kind, operator, values);
+    if (existsHops.length === 0) return { kind: "predicate", predicate: negated ? negate(predicate) : predicate };
+    return { kind: "exists", negated, hops: existsHops, predicate };
+  }
+
+  private existsHops(hops: readonly PathHop[]): ExistsHop[] {
+    let parentAlias = this.resource.alias;
+    return hops.map((hop) => {
+      const alias = `${this.aliasPrefix}${++this.aliasCount}`;
+      const made = { table: hop.target.table, alias, targetColumn: hop.relation.targetColumn, parentAlias, localColumn: hop.relation.localColumn };
+      parentAlias = alias;
+      return made;
+    });
+  }
+
+  private fail(node: FilterComparison, problem: string): never {
+    const at = node.position === undefined ? "" : ` at position ${node.position}`;
+    throw new InvalidFilterError(`Invalid ${this.parameter}${at} in '${printFilter(node)}': ${problem}`, node.field, this.parameter, node.position);
+  }
+}
+
+/**
+ * `content.id=x` needs no subquery: a to-one hop compared on its own key is the foreign key.
+ * Assumes referential integrity (a non-null foreign key always finds its row).
+ */
+function shortcutForeignKey(hops: readonly PathHop[], field: ResolvedScalarField): { hops: PathHop[]; column: string | null } {
+  const kept = [...hops];
+  let column = field.column;
+  while (kept.length > 0 && column !== null && field.type !== "json") {
+    const last = kept[kept.length - 1].relation;
+    if (last.cardinality !== "one" || last.targetColumn !== column) break;
+    column = last.localColumn;
+    kept.pop();
+  }
+  return { hops: kept, column };
+}
+
+/** The SQL reading a field of the row at `alias`: its column or its computed expression. */
+export function fieldExpression(field: ResolvedScalarField, column: string | null, alias: string): SqlFragment {
+  if (column !== null) return columnFragment(alias, column);
+  const computed = field.computed!;
+  return { sql: `(${computed.sql})`, bindings: computed.columns.map((name) => `${alias}.${name}`) };
+}

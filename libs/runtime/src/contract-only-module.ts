@@ -1,0 +1,30 @@
+// A service whose contract is in place but whose operations are not built yet:
+// it starts, migrates its schema (tenant replica + inbox), keeps the tenant
+// replica current, answers health, and every RPC answers Unimplemented (HTTP 501).
+import type { DescService } from "@bufbuild/protobuf";
+import type { Subscription } from "@signage/events";
+import type { ServiceModule, ServiceName } from "./service-module.js";
+import { createReplicaTenantDirectory } from "./tenants/tenant-replica.js";
+import { subscribeTenantReplica } from "./tenants/tenant-consumer.js";
+
+export function contractOnlyModule(name: ServiceName, services: DescService[], migrationsDir: URL): ServiceModule {
+  return {
+    name,
+    migrationsDir,
+    create(ctx) {
+      let subscription: Subscription | undefined;
+      return {
+        register(router) {
+          for (const service of services) router.service(service, {});
+        },
+        directory: createReplicaTenantDirectory(ctx.knex),
+        async start() {
+          subscription = await subscribeTenantReplica(ctx.bus, ctx.knex, name);
+        },
+        async stop() {
+          await subscription?.stop();
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// One service as its own process (cluster composition and Kubernetes):
+// PostgreSQL and NATS JetStream from the environment, gRPC/Connect on one port,
+// graceful shutdown on SIGTERM (drain, then module, bus and telemetry).
+import { trace } from "@opentelemetry/api";
+import { createJetStreamBus } from "@signage/events";
+import { createLogger, installGracefulShutdown, loadConfig, startTelemetry } from "@signage/platform";
+import { serviceProcessConfigSchema } from "./config.js";
+import { loadProcessKeys } from "./keys.js";
+import { startModule } from "./start-module.js";
+import type { ServiceModule } from "./service-module.js";
+
+export async function runStandalone(module: ServiceModule, env: Record<string, string | undefined> = process.env): Promise<void> {
+  const config = loadConfig(serviceProcessConfigSchema, env);
+  const telemetry = startTelemetry({ serviceName: module.name, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
+  const logger = createLogger({ name: module.name, level: config.LOG_LEVEL });
+  const bus = await createJetStreamBus({
+    servers: config.NATS_URL,
+    streamName: config.NATS_STREAM,
+    subjectPrefix: config.NATS_SUBJECT_PREFIX,
+    logger,
+    name: module.name,
+  });
+  const running = await startModule(module, {
+    databaseUrl: config.DATABASE_URL,
+    bus,
+    keys: await loadProcessKeys(env, config.DATA_DIR),
+    tracer: trace.getTracer(`signage-${module.name}`),
+    logger,
+    env,
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+  });
+  const listening = await running.service.listen({ host: config.SERVICE_HOST, port: config.SERVICE_PORT });
+  await running.instance.start?.();
+  logger.info({ url: listening.url }, `${module.name} listening`);
+  installGracefulShutdown({
+    logger,
+    timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    steps: [
+      { name: "module", run: () => running.stop() },
+      { name: "bus", run: () => bus.close() },
+      { name: "telemetry", run: () => telemetry.shutdown() },
+    ],
+  });
+}

@@ -1,0 +1,41 @@
+// What each service app exports so that the same code runs as its own
+// process (cluster) or next to the others in one process (embedded).
+import type { ConnectRouter } from "@connectrpc/connect";
+import type { Knex } from "knex";
+import type { EventBus } from "@signage/events";
+import type { IdGenerator } from "@signage/db";
+import type { PublicKey, SigningKeys, TenantDirectory, TotpChecker } from "@signage/auth";
+import type { Logger } from "@signage/platform";
+
+export type ServiceName = "core" | "media" | "integration" | "reporting" | "licensing";
+
+export interface ModuleContext {
+  knex: Knex;
+  bus: EventBus;
+  logger: Logger;
+  newId: IdGenerator;
+  /** Every service verifies tokens with the public key. */
+  publicKey: PublicKey;
+  /** Only where the private key is configured (core signs tokens). */
+  signingKeys?: SigningKeys;
+  env: Record<string, string | undefined>;
+}
+
+export interface ModuleInstance {
+  register(router: ConnectRouter): void;
+  /** Network owner -> member tenants, for scope resolution. */
+  directory: TenantDirectory;
+  /** Checks x-totp for sensitive methods (only core holds the secrets). */
+  totp?: TotpChecker;
+  /** After the server listens: subscriptions, bootstrap data. */
+  start?(): Promise<void>;
+  /** Before the database and bus close. */
+  stop?(): Promise<void>;
+}
+
+export interface ServiceModule {
+  name: ServiceName;
+  /** `apps/<svc>/migrations`, run at start-up. */
+  migrationsDir?: URL;
+  create(ctx: ModuleContext): Promise<ModuleInstance> | ModuleInstance;
+}

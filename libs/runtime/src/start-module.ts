@@ -1,0 +1,63 @@
+// Brings one service module up on shared infrastructure: its own schema
+// (migrated), its handlers behind the tracing and auth interceptors, and the
+// health service. The caller decides how it is reached (port or in memory).
+import type { Tracer } from "@opentelemetry/api";
+import { createAuthInterceptor, createTokenVerifier } from "@signage/auth";
+import { createDatabase, newId, type Database } from "@signage/db";
+import type { EventBus } from "@signage/events";
+import { createService, serverTracingInterceptor, type Logger, type Service } from "@signage/platform";
+import type { ProcessKeys } from "./keys.js";
+import type { ModuleInstance, ServiceModule } from "./service-module.js";
+
+export interface SharedInfra {
+  databaseUrl: string;
+  bus: EventBus;
+  keys: ProcessKeys;
+  tracer: Tracer;
+  logger: Logger;
+  env: Record<string, string | undefined>;
+  shutdownTimeoutMs?: number;
+}
+
+export interface RunningModule {
+  name: string;
+  service: Service;
+  instance: ModuleInstance;
+  db: Database;
+  /** Stops the module's own work, then its database (the bus is shared: closed by the owner). */
+  stop(): Promise<void>;
+}
+
+export async function startModule(module: ServiceModule, infra: SharedInfra): Promise<RunningModule> {
+  const logger = infra.logger.child({ service: module.name });
+  const db = await createDatabase({ url: infra.databaseUrl, schema: module.name, migrationsDir: module.migrationsDir, logger });
+  await db.migrate();
+  const instance = await module.create({
+    knex: db.knex,
+    bus: infra.bus,
+    logger,
+    newId,
+    publicKey: infra.keys.publicKey,
+    signingKeys: infra.keys.signingKeys,
+    env: infra.env,
+  });
+  const verifier = createTokenVerifier({ publicKey: infra.keys.publicKey });
+  const service = createService({
+    name: module.name,
+    logger,
+    register: instance.register,
+    interceptors: [serverTracingInterceptor(infra.tracer), createAuthInterceptor({ verifier, directory: instance.directory, totp: instance.totp })],
+    shutdownTimeoutMs: infra.shutdownTimeoutMs,
+  });
+  return {
+    name: module.name,
+    service,
+    instance,
+    db,
+    async stop() {
+      await service.close();
+      await instance.stop?.();
+      await db.close();
+    },
+  };
+}

