@@ -4,6 +4,7 @@
 // installed through @opentelemetry/sdk-node and nx). k8s/ is rendered by the
 // partial kustomize in render.ts; if a real `kustomize` or `kubectl` is on the
 // PATH, every overlay is also rendered by it and must pass the same checks.
+import { createPrivateKey, createPublicKey } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -533,6 +534,16 @@ describe("k8s: overlays/dev", () => {
     expect(data.JWT_PUBLIC_KEY).toMatch(/^-----BEGIN PUBLIC KEY-----/);
     // Dev values are marked as such where they are defined.
     expect(readFileSync(join(K8S, "overlays/dev", KUSTOMIZATION_FILE), "utf8")).toMatch(/DEV-ONLY/);
+  });
+
+  it("ships a dev JWT key pair that libs/auth accepts (P-256 or Ed25519, PKCS#8 + SPKI, matching halves)", () => {
+    const data = decodeSecret(objs.find((o) => o.kind === "Secret" && isNamed(o, SECRET))!);
+    const priv = createPrivateKey(data.JWT_PRIVATE_KEY);
+    const pub = createPublicKey(data.JWT_PUBLIC_KEY);
+    const kind = priv.asymmetricKeyType === "ec" ? `ec/${priv.asymmetricKeyDetails?.namedCurve}` : priv.asymmetricKeyType;
+    expect(["ec/prime256v1", "ed25519"]).toContain(kind);
+    const derived = createPublicKey(priv).export({ type: "spki", format: "pem" }).toString();
+    expect(pub.export({ type: "spki", format: "pem" }).toString()).toBe(derived);
   });
 
   it("gives media a writable blob directory matching its dev STORAGE_URL", () => {

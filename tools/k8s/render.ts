@@ -17,7 +17,6 @@ import { basename, join, resolve } from "node:path";
 import { parseAllDocuments } from "yaml";
 
 // Kubernetes objects are free-form JSON here.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Obj = Record<string, any>;
 
 export const KUSTOMIZATION_FILE = "kustomization.yaml";

@@ -101,6 +101,20 @@ describe("jetstream specifics", () => {
     expect(dead[0]).toMatchObject({ type: "deadletter.invalid", data: { consumer: "strict", event: null, raw: "not json" } });
   });
 
+  it("startFrom decides whether a brand-new consumer sees earlier events", async () => {
+    const w = await world();
+    const bus = await w.bus();
+    await bus.publish({ type: "customer.created", customerId: 1, data: "early" });
+    const all: unknown[] = [];
+    const fresh: unknown[] = [];
+    await bus.subscribe({ consumer: "catch-up", types: ["customer.created"], startFrom: "all", handler: async (e) => void all.push(e.data) });
+    await bus.subscribe({ consumer: "from-now", types: ["customer.created"], handler: async (e) => void fresh.push(e.data) });
+    await bus.publish({ type: "customer.created", customerId: 1, data: "late" });
+    await waitFor(() => all.length === 2 && fresh.length === 1, "deliveries");
+    expect(all).toEqual(["early", "late"]);
+    expect(fresh).toEqual(["late"]);
+  });
+
   it("maps consumer names with dots to valid durable names", async () => {
     const w = await world();
     const bus = await w.bus();

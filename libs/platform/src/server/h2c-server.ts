@@ -1,9 +1,10 @@
+import * as http from "node:http";
 import * as http2 from "node:http2";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { createSniffingServer } from "./protocol-sniffer.js";
 
-type NodeRequest = IncomingMessage | http2.Http2ServerRequest;
-type NodeResponse = ServerResponse | http2.Http2ServerResponse;
+type NodeRequest = http.IncomingMessage | http2.Http2ServerRequest;
+type NodeResponse = http.ServerResponse | http2.Http2ServerResponse;
 export type NodeHandler = (req: NodeRequest, res: NodeResponse) => void;
 
 export interface ListenOptions {
@@ -28,9 +29,8 @@ export interface DrainableServer {
 }
 
 /**
- * One cleartext port for gRPC (needs HTTP/2), gRPC-Web and Connect.
- * allowHTTP1 lets Connect unary and gRPC-Web also work over HTTP/1.1 (curl,
- * simple load balancers); gRPC itself still needs h2 prior knowledge.
+ * One cleartext port: h2c for gRPC, gRPC-Web and Connect, and HTTP/1.1 for
+ * Connect unary and gRPC-Web (curl, HTTP probes). gRPC itself needs h2.
  */
 export function createDrainableServer(handler: NodeHandler): DrainableServer {
   const sockets = new Set<Socket>();
@@ -40,7 +40,7 @@ export function createDrainableServer(handler: NodeHandler): DrainableServer {
   let draining = false;
   let onIdle: (() => void) | undefined;
 
-  const server = http2.createServer({ allowHTTP1: true }, (req, res) => {
+  const track = (req: NodeRequest, res: NodeResponse) => {
     active++;
     res.once("close", () => {
       active--;
@@ -52,25 +52,30 @@ export function createDrainableServer(handler: NodeHandler): DrainableServer {
       if (draining) res.setHeader("connection", "close");
     }
     handler(req, res);
-  });
-  server.on("connection", (socket: Socket) => {
+  };
+
+  const h2 = http2.createServer(track);
+  const h1 = http.createServer(track);
+  const tcp = createSniffingServer({ http1: h1, http2: h2 });
+
+  tcp.on("connection", (socket: Socket) => {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
   });
-  server.on("session", (session) => {
+  h2.on("session", (session) => {
     sessions.add(session);
     session.once("close", () => sessions.delete(session));
-    // A session opened while draining (raced the listener close) gets GOAWAY at once.
+    // A connection accepted just before close() still gets GOAWAY.
     if (draining) session.close();
   });
 
   return {
     listen({ host, port }) {
       return new Promise((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(port, host, () => {
-          server.off("error", reject);
-          const bound = (server.address() as AddressInfo).port;
+        tcp.once("error", reject);
+        tcp.listen(port, host, () => {
+          tcp.off("error", reject);
+          const bound = (tcp.address() as AddressInfo).port;
           const urlHost = host.includes(":") ? `[${host}]` : host;
           resolve({ port: bound, url: `http://${urlHost}:${bound}` });
         });
@@ -79,9 +84,10 @@ export function createDrainableServer(handler: NodeHandler): DrainableServer {
     inFlight: () => active,
     async close({ timeoutMs, onForce }) {
       draining = true;
+      // Stop accepting; the callback fires once every connection has closed.
       const closed = new Promise<void>((resolve) => {
-        if (!server.listening) return resolve();
-        server.close(() => resolve());
+        if (!tcp.listening) return resolve();
+        tcp.close(() => resolve());
       });
       // GOAWAY: existing streams finish, no new ones are accepted on these sessions.
       for (const session of sessions) session.close();
@@ -95,7 +101,7 @@ export function createDrainableServer(handler: NodeHandler): DrainableServer {
         onForce?.();
       } else {
         // Drained: h2 sessions close themselves after GOAWAY; idle HTTP/1.1
-        // keep-alive sockets need a FIN, or server.close() never calls back.
+        // keep-alive sockets need a FIN, or the listener never reports closed.
         for (const socket of sockets) if (http1Sockets.has(socket)) socket.end();
         await within(closed, Math.max(0, deadline - Date.now()));
       }

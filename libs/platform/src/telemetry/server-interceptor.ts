@@ -1,5 +1,5 @@
 import type { Interceptor } from "@connectrpc/connect";
-import { SpanKind, context, propagation, trace, type Tracer } from "@opentelemetry/api";
+import { SpanKind, context, isSpanContextValid, propagation, trace, type Context, type Tracer } from "@opentelemetry/api";
 import { headersGetter } from "./headers-carrier.js";
 import { endRpcSpanError, endRpcSpanOk, rpcSpanStart, traceStream } from "./rpc-span.js";
 
@@ -11,7 +11,7 @@ import { endRpcSpanError, endRpcSpanOk, rpcSpanStart, traceStream } from "./rpc-
  */
 export function serverTracingInterceptor(tracer: Tracer): Interceptor {
   return (next) => async (req) => {
-    const parent = propagation.extract(context.active(), req.header, headersGetter);
+    const parent = parentContext(req.header);
     const { name, attributes } = rpcSpanStart(req);
     const span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
     const ctx = trace.setSpan(parent, span);
@@ -25,4 +25,17 @@ export function serverTracingInterceptor(tracer: Tracer): Interceptor {
       throw err;
     }
   };
+}
+
+/**
+ * Normally the caller's `traceparent`. But when a local span is already
+ * active, nest under it instead: over HTTP/1.1 the http auto-instrumentation
+ * has made a SERVER span from that same header (extracting again would make
+ * the two siblings), and in-memory calls run inside the caller's CLIENT span.
+ */
+function parentContext(header: Headers): Context {
+  const active = context.active();
+  const span = trace.getSpan(active);
+  if (span && !span.spanContext().isRemote && isSpanContextValid(span.spanContext())) return active;
+  return propagation.extract(active, header, headersGetter);
 }

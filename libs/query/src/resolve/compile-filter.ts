@@ -81,7 +81,7 @@ class FilterCompiler {
         const typed = typedValue(kind, text);
         if (typed.ok) values.push(typed.value);
       } catch (error) {
-        if (error instanceof ValueProblem) this.fail(node, `${error.message} (field '${node.field}' is a ${describeKind(kind)})`);
+        if (error instanceof ValueProblem) this.fail(node, `${error.message} (field '${node.field}' is of type ${describeKind(kind)})`);
         throw error;
       }
     }

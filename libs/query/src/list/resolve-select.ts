@@ -1,0 +1,47 @@
+import { InvalidSelectError, UnknownFieldError } from "../errors.js";
+import { isRelation, type ResolvedField, type ResourceRegistry } from "../registry/resource.js";
+import type { SelectItem } from "./parse-select.js";
+import type { Selection, SelectedField } from "./selection.js";
+
+const STAR: readonly SelectItem[] = [{ name: "*", position: 0 }];
+
+/**
+ * Resolves select items against published fields. `*` = primitive published fields (no
+ * computed, select-only or relation fields); `id` is always included; a relation named
+ * without a group selects the relation's `*`.
+ */
+export function resolveSelect(entity: ResourceRegistry, items: readonly SelectItem[] | null, text: string, prefix = ""): Selection {
+  const chosen = new Map<string, SelectedField>();
+  for (const item of items ?? STAR) {
+    if (item.name === "*") {
+      for (const field of entity.fields.values()) {
+        if (isInStar(field)) chosen.set(field.name, { kind: "value", field });
+      }
+      continue;
+    }
+    const field = entity.fields.get(item.name);
+    if (!field || !field.selectable) {
+      const known = [...entity.fields.values()].filter((f) => f.selectable).map((f) => prefix + f.name);
+      throw new UnknownFieldError("select", prefix + item.name, known, item.position);
+    }
+    if (isRelation(field)) {
+      const nested = resolveSelect(field.resolveTarget(), item.children ?? null, text, `${prefix}${field.name}.`);
+      chosen.set(field.name, { kind: "relation", field, selection: nested });
+    } else if (item.children) {
+      throw new InvalidSelectError(`Invalid select at position ${item.position}: '${prefix}${item.name}' is not a relation, so it takes no (...)`, text, item.position);
+    } else {
+      chosen.set(field.name, { kind: "value", field });
+    }
+  }
+  if (entity.idField !== null && !chosen.has(entity.idField)) {
+    const id = entity.fields.get(entity.idField)!;
+    if (!isRelation(id)) chosen.set(id.name, { kind: "value", field: id });
+  }
+  // Declaration order keeps the output stable whatever order select used.
+  const fields = [...entity.fields.keys()].filter((name) => chosen.has(name)).map((name) => chosen.get(name)!);
+  return { entity, fields };
+}
+
+function isInStar(field: ResolvedField): field is Exclude<ResolvedField, { type: "relation" }> {
+  return !isRelation(field) && field.selectable && !field.selectOnly && !field.computed;
+}

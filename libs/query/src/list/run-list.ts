@@ -1,0 +1,67 @@
+import type { Knex } from "knex";
+import { applyCompiledFilter } from "../sql/apply-compiled-filter.js";
+import { selectFragments } from "../sql/select-sql.js";
+import { pageInfo, totalFromPage, type ListResult } from "./page.js";
+import { isListPlan, type ListPlan } from "./plan-list.js";
+import { projectRow, type Row } from "./project-row.js";
+import { requireScopeHook, scopeTarget, type ListScope, type ReadOnlyHook } from "./scope.js";
+
+export interface RunListOptions {
+  /** Required: tenant scope and team visibility. A list cannot run without it. */
+  readonly scope: ListScope;
+  /** Extra joins or conditions of the service, applied to both the page and the count query. */
+  readonly extend?: (qb: Knex.QueryBuilder) => void;
+  /** `readOnly` per row when includeReadOnlyInfo is asked; without it readOnly is false. */
+  readonly readOnly?: ReadOnlyHook;
+}
+
+const READ_ONLY_COLUMN = "__readOnly";
+
+/**
+ * Runs a planned list: one page query, plus a COUNT only when the page cannot tell the total
+ * (a short page is the last one). Works on a Knex instance or inside a transaction.
+ */
+export async function runList(knex: Knex | Knex.Transaction, plan: ListPlan, options: RunListOptions): Promise<ListResult> {
+  if (!isListPlan(plan)) throw new TypeError("runList needs a plan made by planList");
+  const scope = requireScopeHook(options?.scope);
+  const resource = plan.resource;
+  const target = scopeTarget(resource);
+  const from = resource.table === resource.alias ? resource.table : `${resource.table} as ${resource.alias}`;
+
+  const filtered = (): Knex.QueryBuilder => {
+    const qb = knex.queryBuilder().from(from);
+    qb.where(function (this: Knex.QueryBuilder) {
+      scope(this, target);
+    });
+    for (const filter of plan.filters) applyCompiledFilter(qb, filter);
+    options.extend?.(qb);
+    return qb;
+  };
+
+  const pageQuery = filtered();
+  for (const column of selectFragments(plan.selection, resource.alias)) {
+    pageQuery.select(knex.raw(column.sql, column.bindings as Knex.RawBinding[]));
+  }
+  if (plan.includeReadOnlyInfo && options.readOnly) {
+    const readOnly = options.readOnly(target);
+    pageQuery.select(knex.raw(`(${readOnly.sql}) as ??`, [...readOnly.bindings, READ_ONLY_COLUMN] as Knex.RawBinding[]));
+  }
+  for (const key of plan.sort) {
+    pageQuery.orderByRaw(`${key.expression.sql} ${key.direction}`, key.expression.bindings as Knex.RawBinding[]);
+  }
+  pageQuery.limit(plan.size).offset(plan.page * plan.size);
+
+  const rows = (await pageQuery) as Row[];
+  const content = rows.map((row) => {
+    const projected = projectRow(plan.selection, row);
+    if (plan.includeReadOnlyInfo) projected.readOnly = row[READ_ONLY_COLUMN] === true;
+    return projected;
+  });
+
+  let total = totalFromPage(plan.page, plan.size, rows.length);
+  if (total === null) {
+    const [{ total: counted }] = (await filtered().count({ total: "*" })) as { total: string | number }[];
+    total = Number(counted);
+  }
+  return { content, page: pageInfo(plan.page, plan.size, content.length, total) };
+}

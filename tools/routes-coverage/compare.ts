@@ -1,0 +1,43 @@
+// Compares the gateway's route table with the documented inventory
+// (../shared/spec/routes.tsv): covered / missing per service, role mismatches.
+import { Role } from "@signage/contracts/signage/common/v1/role_pb";
+import type { RestRoute } from "@signage/gateway";
+
+export interface SpecRoute {
+  method: string;
+  path: string;
+  minRole: string;
+  service: string;
+}
+
+export interface ServiceCoverage {
+  service: string;
+  total: number;
+  covered: SpecRoute[];
+  missing: SpecRoute[];
+  roleMismatches: Array<{ route: SpecRoute; ours: string }>;
+}
+
+/** `/api/customer/{id}` and `/api/customer/{customerId}` are the same route. */
+export const routeKey = (method: string, path: string) => `${method} ${path.replace(/\{[^}]+\}/g, "{}")}`;
+
+export function parseRoutesTsv(text: string): SpecRoute[] {
+  const [, ...rows] = text.trim().split("\n");
+  return rows
+    .map((line) => line.split("\t"))
+    .map(([method, path, minRole, , service]) => ({ method, path, minRole, service }))
+    .filter((r) => r.method !== "?" && r.path.startsWith("/"));
+}
+
+export function compareRoutes(spec: SpecRoute[], routes: RestRoute[]): ServiceCoverage[] {
+  const ours = new Map(routes.map((r) => [routeKey(r.verb, r.template.pattern), Role[r.minRole]]));
+  const services = [...new Set(spec.map((r) => r.service))].sort();
+  return services.map((service) => {
+    const rows = spec.filter((r) => r.service === service);
+    const covered = rows.filter((r) => ours.has(routeKey(r.method, r.path)));
+    const roleMismatches = covered
+      .map((route) => ({ route, ours: ours.get(routeKey(route.method, route.path))! }))
+      .filter(({ route, ours: role }) => route.minRole !== "?" && route.minRole !== role);
+    return { service, total: rows.length, covered, missing: rows.filter((r) => !covered.includes(r)), roleMismatches };
+  });
+}
