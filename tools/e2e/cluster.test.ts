@@ -17,7 +17,7 @@ async function token(username: string, password: string): Promise<string> {
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ grant_type: "password", username, password }),
   });
-  const body = await res.json();
+  const body = (await res.json()) as any;
   if (!res.ok) throw new Error(`token: ${res.status} ${JSON.stringify(body)}`);
   return body.access_token;
 }
@@ -48,7 +48,7 @@ describe("cluster composition over HTTP", () => {
     expect(typeof body.refresh_token).toBe("string");
     const wrong = await fetch(`${cluster.baseUrl}/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=password&username=admin%40example.com&password=nope" });
     expect(wrong.status).toBe(400);
-    expect(await wrong.json()).toMatchObject({ error: "invalid_grant", key: "oauth.error.invalid_grant" });
+    expect((await wrong.json()) as any).toMatchObject({ error: "invalid_grant", key: "oauth.error.invalid_grant" });
   });
 
   it("401 without a token, with the documented error body", async () => {
@@ -106,7 +106,7 @@ describe("cluster composition over HTTP", () => {
   });
 
   it("serves /openapi.json with roles and /docs", async () => {
-    const spec = await (await fetch(`${cluster.baseUrl}/openapi.json`)).json();
+    const spec = (await (await fetch(`${cluster.baseUrl}/openapi.json`)).json()) as any;
     expect(spec.openapi).toBe("3.1.0");
     expect(spec.paths["/api/customer"].get["x-min-role"]).toBe("VIEWER");
     expect(spec.paths["/api/v2/fileFolder"].get.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(["page", "size", "sort", "search", "select", "customerId"]));

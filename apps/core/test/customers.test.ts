@@ -1,6 +1,6 @@
 // Customers: document 2 "Customer" and "Customers".
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import { readErrorDetail } from "@signage/auth";
 import { Role } from "@signage/contracts/signage/common/v1/role_pb";
 import { CustomerService, LicenseTier } from "@signage/contracts/signage/core/v1/customer_pb";
@@ -8,7 +8,7 @@ import { UserService } from "@signage/contracts/signage/core/v1/user_pb";
 import { ADMIN, startCore, type CoreHarness } from "./support.js";
 
 let core: CoreHarness;
-let admin: ReturnType<CoreHarness["as"]>;
+let admin: Client<typeof CustomerService>;
 beforeAll(async () => {
   core = await startCore();
   admin = core.as(CustomerService, await core.login(ADMIN.email, ADMIN.password));

@@ -1,6 +1,6 @@
 // Users: document 2 "User", "Authentication", Limits.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import { currentTotpCode, readErrorDetail } from "@signage/auth";
 import { Role } from "@signage/contracts/signage/common/v1/role_pb";
 import { CustomerService } from "@signage/contracts/signage/core/v1/customer_pb";
@@ -8,7 +8,7 @@ import { UserService } from "@signage/contracts/signage/core/v1/user_pb";
 import { ADMIN, startCore, type CoreHarness } from "./support.js";
 
 let core: CoreHarness;
-let adminUsers: ReturnType<CoreHarness["as"]>;
+let adminUsers: Client<typeof UserService>;
 let customerA: bigint;
 let customerB: bigint;
 
@@ -120,10 +120,22 @@ describe("users", () => {
     expect((await failure(core.login("leaver@a.test", "password-1"))).key).toBe("oauth.error.invalid_grant");
   });
 
-  it("list users: Page over the caller's scope", async () => {
+  it("list users: Page over the caller's scope; 'select: * = all primitive fields (not computed or relations) ... relation(a,b) = nested'", async () => {
     const page = await adminUsers.listUsers({ customerId: customerA, query: { size: 2, page: 0, sort: ["email,asc"] } });
     expect(page.content).toHaveLength(2);
     expect(page.page?.totalElements).toBeGreaterThan(2n);
-    expect(page.content.every((u) => u.customer?.id === customerA)).toBe(true);
+    expect(page.content[0].email < page.content[1].email).toBe(true);
+    expect(page.content[0].customer).toBeUndefined();
+    const nested = await adminUsers.listUsers({ customerId: customerA, query: { select: "email,customer(id,name)", size: 100 } });
+    expect(nested.content.every((u) => u.customer?.id === customerA && u.customer?.name === "Tenant A")).toBe(true);
+    expect(nested.content[0].role).toBeUndefined();
+  });
+
+  it("list users: 'search' filters, and a bad expression is a 400 naming the problem", async () => {
+    const hits = await adminUsers.listUsers({ customerId: customerA, query: { search: "email:dup@,role=VIEWER" } });
+    expect(hits.content.map((u) => u.email)).toEqual(["dup@a.test"]);
+    const bad = await failure(adminUsers.listUsers({ query: { search: "nmae:x" } }));
+    expect(bad.code).toBe(Code.InvalidArgument);
+    expect(bad.key).toMatch(/unknownField/);
   });
 });

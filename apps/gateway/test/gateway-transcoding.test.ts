@@ -56,7 +56,7 @@ describe("gateway transcoding", () => {
     const gw = gatewayWith((router) => router.service(CustomerService, { listCustomers: () => ({}) }));
     const res = await fetch(`${gw.base}/api/customer?page=abc`);
     expect(res.status).toBe(400);
-    const body = await res.json();
+    const body = (await res.json()) as { message: string };
     expect(body).toMatchObject({ status: 400, error: "Bad Request", key: "request.error.invalid" });
     expect(body.message).toContain("'page'");
     await gw.close();
@@ -99,7 +99,7 @@ describe("gateway transcoding", () => {
     expect(seen).toMatchObject({ id: 12n, customer: { name: "New", licenseTier: LicenseTier.STARTER, freeLicenses: 3n } });
     const bad = await fetch(`${gw.base}/api/customer/12`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ licenseTier: "GOLD" }) });
     expect(bad.status).toBe(400);
-    expect((await bad.json()).message).toContain("STARTER, BUSINESS, ENTERPRISE");
+    expect(((await bad.json()) as { message: string }).message).toContain("STARTER, BUSINESS, ENTERPRISE");
     const notJson = await fetch(`${gw.base}/api/customer/12`, { method: "PUT", headers: { "content-type": "application/json" }, body: "{" });
     expect(notJson.status).toBe(400);
     await gw.close();

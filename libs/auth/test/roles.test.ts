@@ -33,3 +33,14 @@ describe("roles", () => {
     expect(isCallerRole(Role.ADMIN)).toBe(true);
   });
 });
+
+import { file_grpc_health_v1_health } from "@signage/contracts/grpc/health/v1/health_pb";
+import { methodPolicy } from "../src/interceptor/method-policy.js";
+import { Role as R } from "@signage/contracts/signage/common/v1/role_pb";
+
+describe("method policy", () => {
+  it("grpc.health.v1.Health is public: Kubernetes probes send no token", () => {
+    const check = file_grpc_health_v1_health.services[0].methods.find((m) => m.name === "Check")!;
+    expect(methodPolicy(check).minRole).toBe(R.PUBLIC);
+  });
+});

@@ -3,7 +3,7 @@ export { baseServiceConfigSchema, portSchema, logLevelSchema, type BaseServiceCo
 export { createLogger, traceMixin, type Logger, type LoggerOptions } from "./logging/logger.js";
 export { createService, type Service, type ServiceOptions, type Routes } from "./server/create-service.js";
 export type { ListenOptions, Listening, NodeHandler } from "./server/h2c-server.js";
-export type { Readiness } from "./server/health.js";
+export { LIVENESS_SERVICE, type Readiness } from "./server/health.js";
 export {
   createServiceTransport,
   createInMemoryTransport,
@@ -14,6 +14,7 @@ export { startTelemetry, type Telemetry, type TelemetryOptions } from "./telemet
 export { serverTracingInterceptor } from "./telemetry/server-interceptor.js";
 export { clientTracingInterceptor } from "./telemetry/client-interceptor.js";
 export { headersGetter, headersSetter } from "./telemetry/headers-carrier.js";
+export { traceHeaders, contextFromHeaders } from "./telemetry/trace-headers.js";
 export {
   installGracefulShutdown,
   type GracefulShutdown,

@@ -2,7 +2,7 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { Health, HealthCheckResponse_ServingStatus } from "@signage/contracts/grpc/health/v1/health_pb";
 import { ProbeService } from "@signage/contracts/signage/testing/v1/probe_pb";
 import { describe, expect, it } from "vitest";
-import { createInMemoryTransport, createService, type Interceptor } from "./support/platform.js";
+import { LIVENESS_SERVICE, createInMemoryTransport, createService, type Interceptor } from "./support/platform.js";
 import { registerProbe } from "./support/probe.js";
 import { memoryLogger } from "./support/memory-logger.js";
 
@@ -30,8 +30,18 @@ describe("service routes over createRouterTransport", () => {
     );
     ready = false;
     expect((await health.check({ service: "" })).status).toBe(HealthCheckResponse_ServingStatus.NOT_SERVING);
+    // Liveness ignores readiness: a DB outage must not get the pod restarted.
+    expect((await health.check({ service: LIVENESS_SERVICE })).status).toBe(HealthCheckResponse_ServingStatus.SERVING);
     const unknown = await health.check({ service: "nope.Service" }).catch((e: unknown) => e);
     expect(ConnectError.from(unknown).code).toBe(Code.NotFound);
+  });
+
+  it("reports NOT_SERVING once close() has started", async () => {
+    const service = createService({ name: "probe", logger: memoryLogger().logger, register: registerProbe() });
+    const health = createClient(Health, createInMemoryTransport(service.routes));
+    expect((await health.check({})).status).toBe(HealthCheckResponse_ServingStatus.SERVING);
+    await service.close();
+    expect((await health.check({})).status).toBe(HealthCheckResponse_ServingStatus.NOT_SERVING);
   });
 
   it("answers NOT_SERVING when readiness throws, and logs it", async () => {
@@ -47,6 +57,27 @@ describe("service routes over createRouterTransport", () => {
     const health = createClient(Health, createInMemoryTransport(service.routes));
     expect((await health.check({})).status).toBe(HealthCheckResponse_ServingStatus.NOT_SERVING);
     expect(lines().some((l) => l.msg === "readiness check failed")).toBe(true);
+  });
+
+  it("logs unexpected handler errors, not deliberate ConnectErrors", async () => {
+    const { logger, lines } = memoryLogger();
+    const service = createService({
+      name: "probe",
+      logger,
+      register: (router) =>
+        router.service(ProbeService, {
+          public() {
+            throw new TypeError("bug");
+          },
+        }),
+    });
+    const probe = createClient(ProbeService, createInMemoryTransport(service.routes, { interceptors: service.interceptors }));
+    await expect(probe.public({})).rejects.toMatchObject({ code: Code.Internal });
+    await expect(probe.viewerRead({})).rejects.toMatchObject({ code: Code.Unimplemented });
+    const errors = lines().filter((l) => l.level === "error");
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ msg: "rpc handler failed", rpc: "signage.testing.v1.ProbeService/Public" });
+    expect(errors[0].err).toMatchObject({ type: "TypeError", message: "bug" });
   });
 
   it("runs the service's interceptors in memory too", async () => {

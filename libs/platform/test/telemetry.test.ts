@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { context, isSpanContextValid, propagation, trace } from "@opentelemetry/api";
 import { describe, expect, it } from "vitest";
-import { startTelemetry } from "./support/platform.js";
+import { contextFromHeaders, startTelemetry, traceHeaders } from "./support/platform.js";
 
 describe("startTelemetry", () => {
   it("exports spans as OTLP/HTTP protobuf to <endpoint>/v1/traces", async () => {
@@ -41,6 +41,28 @@ describe("startTelemetry", () => {
       propagation.inject(trace.setSpan(context.active(), span), carrier);
       expect(carrier.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
       span.end();
+    } finally {
+      await telemetry.shutdown();
+    }
+  });
+});
+
+describe("traceHeaders / contextFromHeaders (for NATS and other carriers)", () => {
+  it("round-trips the active span through plain headers", async () => {
+    const telemetry = startTelemetry({ serviceName: "headers", instrumentations: "none" });
+    try {
+      const tracer = trace.getTracer("test");
+      const producer = tracer.startSpan("publish");
+      const headers = traceHeaders(trace.setSpan(context.active(), producer));
+      expect(Object.keys(headers)).toEqual(["traceparent"]);
+
+      // Consumer side: a NATS-like header map with a get(name) accessor.
+      const msgHeaders = new Map(Object.entries(headers));
+      const parent = contextFromHeaders((name) => msgHeaders.get(name));
+      const consumer = tracer.startSpan("consume", {}, parent);
+      expect(consumer.spanContext().traceId).toBe(producer.spanContext().traceId);
+      expect(trace.getSpanContext(parent)).toMatchObject({ spanId: producer.spanContext().spanId, isRemote: true });
+      expect(traceHeaders(context.active())).toEqual({});
     } finally {
       await telemetry.shutdown();
     }

@@ -7,6 +7,7 @@ import { createDatabase, newId, type Database } from "@signage/db";
 import type { EventBus } from "@signage/events";
 import { createService, serverTracingInterceptor, type Logger, type Service } from "@signage/platform";
 import type { ProcessKeys } from "./keys.js";
+import { listQueryErrorInterceptor } from "./list/list-error-interceptor.js";
 import type { ModuleInstance, ServiceModule } from "./service-module.js";
 
 export interface SharedInfra {
@@ -46,7 +47,11 @@ export async function startModule(module: ServiceModule, infra: SharedInfra): Pr
     name: module.name,
     logger,
     register: instance.register,
-    interceptors: [serverTracingInterceptor(infra.tracer), createAuthInterceptor({ verifier, directory: instance.directory, totp: instance.totp })],
+    interceptors: [
+      serverTracingInterceptor(infra.tracer),
+      createAuthInterceptor({ verifier, directory: instance.directory, totp: instance.totp }),
+      listQueryErrorInterceptor,
+    ],
     shutdownTimeoutMs: infra.shutdownTimeoutMs,
   });
   return {

@@ -60,7 +60,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
 
   return {
     async listCustomers(req, ctx: HandlerContext) {
-      return listCustomers(knex, requireAuth(ctx).scope, req.query);
+      return listCustomers(ctx, knex, req.query);
     },
 
     async createCustomer(req, ctx) {

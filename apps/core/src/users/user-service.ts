@@ -38,7 +38,7 @@ export function userService(deps: CoreDeps): Partial<ServiceImpl<typeof UserServ
 
   return {
     async listUsers(req, ctx) {
-      return listUsers(knex, requireAuth(ctx).scope, req.query);
+      return listUsers(ctx, knex, req.query);
     },
 
     async getMe(_req, ctx) {

@@ -10,6 +10,10 @@ export interface MethodPolicy {
   customerIdField: DescField | undefined;
 }
 
+// The standard gRPC health service is vendored without our options; Kubernetes
+// probes and the gateway's readiness check call it without a token.
+const PUBLIC_SERVICES = new Set(["grpc.health.v1.Health"]);
+
 // Descriptors are immutable, so the options are read once per method, not per call.
 const policies = new WeakMap<DescMethod, MethodPolicy>();
 
@@ -17,7 +21,7 @@ export function methodPolicy(method: DescMethod): MethodPolicy {
   let policy = policies.get(method);
   if (!policy) {
     policy = {
-      minRole: getOption(method, min_role) ?? Role.UNSPECIFIED,
+      minRole: PUBLIC_SERVICES.has(method.parent.typeName) ? Role.PUBLIC : (getOption(method, min_role) ?? Role.UNSPECIFIED),
       sensitive: getOption(method, sensitive),
       customerIdField: getOption(method, customer_selector)
         ? method.input.fields.find((f) => f.name === "customer_id" && f.fieldKind === "scalar")

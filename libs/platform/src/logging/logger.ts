@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { isSpanContextValid, trace } from "@opentelemetry/api";
 import { pino, type DestinationStream, type Logger, type LevelWithSilent } from "pino";
 
@@ -26,7 +27,8 @@ export function traceMixin(): Record<string, string> {
 export function createLogger({ name, level = "info", destination }: LoggerOptions): Logger {
   const options = {
     level,
-    base: { service: name, pid: process.pid },
+    // hostname is the pod name under Kubernetes.
+    base: { service: name, pid: process.pid, hostname: hostname() },
     mixin: traceMixin,
     // Level as a label ("info"), not pino's number: easier to query in a log store.
     formatters: { level: (label: string) => ({ level: label }) },

@@ -2,6 +2,7 @@ import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Logger } from "pino";
 import { registerHealth, type Readiness } from "./health.js";
+import { logUnexpectedErrors } from "./log-unexpected-errors.js";
 import { createDrainableServer, type ListenOptions, type Listening, type NodeHandler } from "./h2c-server.js";
 
 export type Routes = (router: ConnectRouter) => void;
@@ -24,6 +25,7 @@ export interface Service {
   readonly name: string;
   /** `register` plus the health service: host it anywhere (h2 server, createRouterTransport). */
   readonly routes: Routes;
+  /** What the router runs: the given interceptors + error logging; pass to createInMemoryTransport. */
   readonly interceptors: readonly Interceptor[];
   /** Node request handler (http2 or http1 compatible), for custom servers. */
   readonly handler: NodeHandler;
@@ -50,14 +52,15 @@ export function createService(options: ServiceOptions): Service {
     });
   };
 
-  const handler = connectNodeAdapter({ routes, interceptors: [...interceptors], shutdownSignal: shutdown.signal });
+  const allInterceptors = [...interceptors, logUnexpectedErrors(logger)];
+  const handler = connectNodeAdapter({ routes, interceptors: allInterceptors, shutdownSignal: shutdown.signal });
   const server = createDrainableServer(handler);
   let closing: Promise<void> | undefined;
 
   return {
     name,
     routes,
-    interceptors,
+    interceptors: allInterceptors,
     handler,
     async listen(listenOptions) {
       const listening = await server.listen(listenOptions);

@@ -20,11 +20,13 @@ export function createSniffingServer({ http1, http2, prefaceTimeoutMs = 10_000 }
     let buffered = Buffer.alloc(0);
     // Until handed over, nobody else listens for errors on this socket.
     const onError = () => socket.destroy();
+    const onTimeout = () => socket.destroy();
     const onData = (chunk: Buffer) => {
       buffered = Buffer.concat([buffered, chunk]);
       if (buffered.length < H2_PREFACE.length) return;
       socket.off("data", onData);
       socket.off("error", onError);
+      socket.off("timeout", onTimeout);
       socket.setTimeout(0);
       socket.pause();
       // Give the bytes back: both servers read them from the socket's buffer.
@@ -36,6 +38,6 @@ export function createSniffingServer({ http1, http2, prefaceTimeoutMs = 10_000 }
     };
     socket.on("error", onError);
     socket.on("data", onData);
-    socket.setTimeout(prefaceTimeoutMs, () => socket.destroy());
+    socket.setTimeout(prefaceTimeoutMs, onTimeout);
   });
 }

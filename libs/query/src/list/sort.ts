@@ -35,11 +35,14 @@ function resolveSortEntry(resource: ResourceRegistry, entry: string): SortKey {
   }
   const field = parts[0];
   const path = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(field)
-    ? resolvePath(resource, field, (candidate) => isRelation(candidate) || candidate.sortable)
+    ? resolvePath(resource, field, () => true)
     : ({ kind: "unknown", field, knownFields: sortableNames(resource) } as const);
   if (path.kind === "unknown") throw new UnknownFieldError("sort", path.field, path.knownFields);
-  if (path.kind !== "field" || path.jsonPath.length > 0) {
-    throw new InvalidSortError(`Invalid sort '${entry}': '${field}' is not a sortable value; sort on one of its fields`, entry);
+  if (path.kind === "relation") {
+    throw new InvalidSortError(`Invalid sort '${entry}': '${field}' is a relation; sort on one of its fields (e.g. ${field}.name)`, entry);
+  }
+  if (path.kind === "notNested" || path.jsonPath.length > 0 || !path.field.sortable) {
+    throw new InvalidSortError(`Invalid sort '${entry}': '${field}' cannot be sorted on; sortable fields: ${sortableNames(resource).join(", ")}`, entry);
   }
   if (path.hops.some((hop) => hop.relation.cardinality === "many")) {
     throw new InvalidSortError(`Invalid sort '${entry}': '${field}' goes through a to-many relation, which has no single value to sort by`, entry);
@@ -70,5 +73,5 @@ function sortExpression(
 }
 
 function sortableNames(resource: ResourceRegistry): string[] {
-  return [...resource.fields.values()].filter((field) => isRelation(field) || field.sortable).map((field) => field.name);
+  return [...resource.fields.values()].filter((field) => !isRelation(field) && field.sortable).map((field) => field.name);
 }

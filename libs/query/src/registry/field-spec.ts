@@ -20,8 +20,8 @@ export interface FieldOptions {
    * qualified by the row's alias, e.g. { sql: "cardinality(??)", columns: ["tags"] }.
    */
   readonly computed?: { readonly sql: string; readonly columns: readonly string[] };
-  /** Index the registry asks for (see indexStatements). */
-  readonly index?: IndexKind;
+  /** Index(es) the registry asks for (see indexStatements), e.g. ["trgm", "btree"] for a name. */
+  readonly index?: IndexKind | readonly IndexKind[];
 }
 
 export type ScalarFieldSpec =

@@ -20,8 +20,11 @@ export function indexStatements(resource: ResourceRegistry): SqlFragment[] {
   if (tenant.length > 0 && id.length > 0) wanted.push({ table: resource.table, columns: [...tenant, ...id], kind: "btree" });
   for (const field of resource.fields.values()) {
     if (isRelation(field) || field.index === undefined || field.column === null) continue;
-    const columns = field.index === "btree" ? [...tenant, field.column, ...id.filter((c) => c !== field.column)] : [field.column];
-    wanted.push({ table: resource.table, columns, kind: field.index });
+    const kinds: readonly IndexKind[] = typeof field.index === "string" ? [field.index] : field.index;
+    for (const kind of kinds) {
+      const columns = kind === "btree" ? [...tenant, field.column, ...id.filter((c) => c !== field.column)] : [field.column];
+      wanted.push({ table: resource.table, columns, kind });
+    }
   }
   for (const extra of resource.extraIndexes) wanted.push({ table: extra.table, columns: [...extra.columns], kind: extra.kind });
 

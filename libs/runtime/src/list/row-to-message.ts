@@ -36,7 +36,9 @@ function rowToMessageInit(desc: DescMessage, row: Record<string, unknown>): Reco
     const value = row[field.jsonName] ?? row[field.localName];
     if (value === undefined || value === null) continue;
     if (field.fieldKind === "list") init[field.localName] = (value as unknown[]).map((v) => single(field, field.listKind, v));
-    else if (field.fieldKind === "map") init[field.localName] = value;
+    else if (field.fieldKind === "map") {
+      init[field.localName] = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, single(field, field.mapKind, v)]));
+    }
     else init[field.localName] = single(field, field.fieldKind, value);
   }
   return init;

@@ -1,0 +1,45 @@
+// The customer list's fields for search, sort and select (document 2 "Customer";
+// filters `ownerSubresellerId=<id>`, `subreseller=!NULL`). A customer's tenant is itself.
+import { defineResource } from "@signage/query";
+
+const VERTICALS = [
+  "BANKING_AND_FINANCE", "EMPLOYEE_CORPORATE_COMMUNICATION", "CORPORATE_MEETING_ROOMS", "DIGITAL_SIGNAGE",
+  "EDUCATION_COLLAGE_AND_UNIVERSITIES", "CONFERENCE_AND_CONVENTION_CENTERS", "GOVERNMENT", "HEALTHCARE", "HOSPITALITY",
+  "QUICK_SERVICE_RESTAURANT", "RETAIL", "SPORTS", "PETROL_STATIONS", "TRANSPORTATION", "ENTERTAINMENT",
+  "WAYFINDING_AND_DIRECTORIES", "OTHER", "FACTORY_PRODUCEMENT", "BUSINESS_PARTNER", "RESELLER_PARTNER", "TECHNOLOGY_PARTNER",
+] as const;
+
+export const customerResource = defineResource({
+  table: "customer",
+  alias: "c",
+  idColumn: "id",
+  tenantColumn: "id",
+  defaultSort: ["name,asc"],
+  fields: {
+    id: { type: "id", sqlType: "bigint" },
+    name: { type: "string", index: "trgm" },
+    comment: { type: "string" },
+    country: { type: "string" },
+    location: { type: "string" },
+    type: { type: "string" },
+    vertical: { type: "enum", values: VERTICALS },
+    createdDate: { type: "timestamp" },
+    expirationDate: { type: "timestamp" },
+    restricted: { type: "boolean" },
+    force2FA: { type: "boolean", column: "force_2fa" },
+    needsToBeInvoiced: { type: "boolean" },
+    licenseTier: { type: "enum", values: ["STARTER", "BUSINESS", "ENTERPRISE"] },
+    resourceLimits: { type: "json" },
+    freeLicenses: { type: "number", sqlType: "bigint" },
+    browserSessionLicenses: { type: "number", sqlType: "bigint" },
+    deviceSessionLimit: { type: "number", sqlType: "bigint" },
+    storageSize: { type: "number", sqlType: "bigint" },
+    ownerSubresellerId: { type: "number", sqlType: "bigint", index: "btree" },
+    ownerSubresellerName: { type: "string", computed: { sql: "(SELECT o.name FROM customer o WHERE o.id = ??)", columns: ["owner_subreseller_id"] } },
+    // `subreseller=!NULL` finds network owners; the rendered object is computed.
+    subreseller: { type: "timestamp", column: "subreseller_since", selectable: false },
+    hiddenUIElementRules: { type: "json", column: "hidden_ui_element_rules", selectOnly: true },
+    customerMetadata: { type: "json", selectOnly: true },
+    defaultEmergencyContentId: { type: "string", selectOnly: true },
+  },
+});

@@ -1,0 +1,54 @@
+// Every list RPC in one call: the common list parameters (ListQuery) planned
+// by libs/query, the caller's tenant scope applied as the mandatory scope
+// hook, rows projected and turned into messages, and the Page facts.
+import { getOption, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+import { Code, type HandlerContext } from "@connectrpc/connect";
+import type { Knex } from "knex";
+import { applyScope, serviceError, type Scope } from "@signage/auth";
+import { planList, runList, type ResourceRegistry } from "@signage/query";
+import { max_page_size } from "@signage/contracts/signage/options/v1/options_pb";
+import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
+import { rowToMessage } from "./row-to-message.js";
+
+export interface ListRpcOptions<Desc extends DescMessage> {
+  knex: Knex;
+  resource: ResourceRegistry;
+  message: Desc;
+  query: ListQuery | undefined;
+  scope: Scope;
+  /** Service joins or conditions, applied to the page and the count. */
+  extend?: (qb: Knex.QueryBuilder) => void;
+}
+
+export async function listRpc<Desc extends DescMessage>(ctx: HandlerContext, o: ListRpcOptions<Desc>) {
+  const q = o.query;
+  if (q?.quickFilterId) {
+    // Quick filters arrive with the core access model; until then no id can name one.
+    throw serviceError(Code.InvalidArgument, "quickFilter.error.notFound", `Unknown quickFilterId '${q.quickFilterId}'`, { quickFilterId: q.quickFilterId });
+  }
+  const maxSize = getOption(ctx.method, max_page_size) || undefined;
+  const plan = planList(
+    o.resource,
+    {
+      page: q?.page,
+      size: q?.size,
+      sort: q?.sort,
+      search: q?.search,
+      select: q?.select,
+      selectTeamIds: q?.selectTeamIds,
+      includeResourcesWithoutTeam: q?.includeResourcesWithoutTeam,
+      includeReadOnlyInfo: q?.includeReadOnlyInfo,
+    },
+    { maxSize },
+  );
+  const tenantColumn = o.resource.tenantColumn;
+  if (!tenantColumn) throw new TypeError(`resource ${o.resource.name} declares no tenantColumn`);
+  const result = await runList(o.knex, plan, {
+    scope: (qb, target) => applyScope(qb, o.scope, target.column(tenantColumn)),
+    extend: o.extend,
+  });
+  return {
+    content: result.content.map((row) => rowToMessage(o.message, row)) as MessageShape<Desc>[],
+    page: { ...result.page, totalElements: BigInt(result.page.totalElements) },
+  };
+}
