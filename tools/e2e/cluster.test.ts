@@ -42,7 +42,7 @@ describe("cluster composition over HTTP", () => {
       body: "grant_type=password&username=admin%40example.com&password=admin-change-me",
     });
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body = (await res.json()) as any;
     expect(body).toMatchObject({ token_type: "Bearer", expires_in: 900 });
     expect(typeof body.access_token).toBe("string");
     expect(typeof body.refresh_token).toBe("string");

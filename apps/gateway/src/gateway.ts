@@ -12,6 +12,8 @@ import { DOCS_HTML } from "./docs/docs-page.js";
 import { errorBodyFor, HttpError } from "./http/error-body.js";
 import type { Upstreams } from "./upstreams.js";
 import type { Log } from "./log.js";
+import { tracingMiddleware } from "./http/tracing-middleware.js";
+import { trace } from "@opentelemetry/api";
 
 export interface GatewayOptions {
   files: readonly DescFile[];
@@ -35,6 +37,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const app = new Koa({ proxy: true });
   const router = new Router();
 
+  app.use(tracingMiddleware(trace.getTracer("signage-gateway")));
   app.use(async (ctx, next) => {
     try {
       await next();

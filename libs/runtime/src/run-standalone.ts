@@ -34,9 +34,10 @@ export async function runStandalone(module: ServiceModule, env: Record<string, s
   logger.info({ url: listening.url }, `${module.name} listening`);
   installGracefulShutdown({
     logger,
-    timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    timeoutMs: config.SHUTDOWN_TIMEOUT_MS + 5_000,
     steps: [
-      { name: "module", run: () => running.stop() },
+      // The server drain may use the whole SHUTDOWN_TIMEOUT_MS; leave room to close the database after it.
+      { name: "module", run: () => running.stop(), timeoutMs: config.SHUTDOWN_TIMEOUT_MS + 2_000 },
       { name: "bus", run: () => bus.close() },
       { name: "telemetry", run: () => telemetry.shutdown() },
     ],
