@@ -23,7 +23,8 @@ const config = loadConfig(
 const telemetry = startTelemetry({ serviceName: "gateway", otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
 const logger = createLogger({ name: "gateway", level: config.LOG_LEVEL });
 const interceptors = [clientTracingInterceptor(trace.getTracer("signage-gateway"))];
-const transport = (baseUrl: string) => createServiceTransport({ baseUrl, protocol: "grpc", interceptors });
+// Connect protocol (binary) over h2c: same contract as gRPC, measurably cheaper per unary call (tools/bench/gateway).
+const transport = (baseUrl: string) => createServiceTransport({ baseUrl, protocol: "connect", interceptors });
 const upstreams = upstreamsByPackage({
   core: transport(config.CORE_URL),
   media: transport(config.MEDIA_URL),

@@ -105,22 +105,26 @@ describe("compiled SQL is parameterised", () => {
   test(`${SEED.teams} — the team id is compared on the assignment table, no join to teams`, () => {
     const { sql } = sqlOf("teamAssignments.team.id=t1");
     expect(sql).toBe(
-      'select "id" from "item" where (exists (select * from "item_team_assignment" as "_f1" where "_f1"."resource_id" = "item"."id" and "_f1"."team_id" = ?::text))',
+      'select "id" from "item" where exists (select * from "item_team_assignment" as "_f1" where "_f1"."resource_id" = "item"."id" and "_f1"."team_id" = ?::text)',
     );
     expect(sqlOf("teamAssignments=NULL").sql).toContain('not exists (select * from "item_team_assignment"');
   });
   test("a to-one relation compared on its key is the foreign key column", () => {
-    expect(sqlOf("content.id=c1").sql).toBe('select "id" from "item" where ("item"."content_id" = ?::text)');
+    expect(sqlOf("content.id=c1").sql).toBe('select "id" from "item" where "item"."content_id" = ?::text');
   });
   test(`${SEED.folders} — the recursive path is array containment (GIN-indexable)`, () => {
-    expect(sqlOf("folderPath:f1").sql).toBe('select "id" from "item" where ("item"."folder_path" @> ?::text[])');
-    expect(sqlOf("folderId=f1").sql).toBe('select "id" from "item" where ("item"."folder_id" = ?::text)');
+    expect(sqlOf("folderPath:f1").sql).toBe('select "id" from "item" where "item"."folder_path" @> ?::text[]');
+    expect(sqlOf("folderId=f1").sql).toBe('select "id" from "item" where "item"."folder_id" = ?::text');
   });
   test(`${SEED.tags} — containment with @> (GIN-indexable)`, () => {
-    expect(sqlOf("tags:red")).toEqual({ sql: 'select "id" from "item" where ("item"."tags" @> ?::text[])', bindings: [["red"]] });
+    expect(sqlOf("tags:red")).toEqual({ sql: 'select "id" from "item" where "item"."tags" @> ?::text[]', bindings: [["red"]] });
   });
-  test("the filter is one parenthesised group, so its ORs stay inside", () => {
+  test("every OR of the filter is parenthesised, so it cannot widen the conditions next to it", () => {
     const query = applyFilter(knex("item").select("id").where("customer_id", 1), itemResource, "name:a|name:b").toSQL();
     expect(query.sql).toBe('select "id" from "item" where "customer_id" = ? and ("item"."name" like ? or "item"."name" like ?)');
+    const nested = applyFilter(knex("item").select("id").where("customer_id", 1), itemResource, "weight>1,(name:a|name:b,tags:x)").toSQL();
+    expect(nested.sql).toBe(
+      'select "id" from "item" where "customer_id" = ? and "item"."weight" > ?::integer and (("item"."name" like ? or "item"."name" like ?) and "item"."tags" @> ?::text[])',
+    );
   });
 });

@@ -6,10 +6,7 @@ const DEFAULT_ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres";
 
 export interface BenchDatabase {
   readonly name: string;
-  /** What the library runs on. */
-  readonly knex: Knex;
-  /** What the hand-written SQL runs on: the plain driver, no query builder. */
-  readonly pool: pg.Pool;
+  readonly url: string;
   drop(): Promise<void>;
 }
 
@@ -20,20 +17,26 @@ export async function createBenchDatabase(): Promise<BenchDatabase> {
   await withAdmin(adminUrl, `create database "${name}"`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const knex = knexFactory({ client: "pg", connection: url.toString(), pool: { min: 1, max: 2 } });
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
   let dropped = false;
   return {
     name,
-    knex,
-    pool,
+    url: url.toString(),
     async drop() {
       if (dropped) return;
       dropped = true;
-      await Promise.allSettled([knex.destroy(), pool.end()]);
       await withAdmin(adminUrl, `drop database if exists "${name}" with (force)`);
     },
   };
+}
+
+/** What the library runs on. */
+export function connectKnex(url: string): Knex {
+  return knexFactory({ client: "pg", connection: url, pool: { min: 1, max: 2 } });
+}
+
+/** What the hand-written SQL runs on: the plain driver, no query builder. */
+export function connectDriver(url: string): pg.Pool {
+  return new pg.Pool({ connectionString: url, max: 2 });
 }
 
 async function withAdmin(url: string, statement: string): Promise<void> {

@@ -96,7 +96,7 @@ export async function measureScenario(knex: Knex, pool: pg.Pool, scenario: Scena
   const librarySamples: number[] = [];
   const handSamples: number[] = [];
   const deadline = performance.now() + budgetMs;
-  while ((librarySamples.length < 30 || performance.now() < deadline) && librarySamples.length < 400) {
+  while ((librarySamples.length < 30 || performance.now() < deadline) && librarySamples.length < 1500) {
     const order = librarySamples.length % 2 === 0 ? [library, handWritten] : [handWritten, library];
     for (const run of order) {
       const start = performance.now();

@@ -3,7 +3,8 @@
  * the same queries hand-written in SQL. Creates and drops its own database.
  * Run: npm run bench:query   (DATABASE_URL = admin connection, default postgres@127.0.0.1)
  */
-import { createBenchDatabase } from "./bench-database.js";
+import knexFactory from "knex";
+import { connectDriver, connectKnex, createBenchDatabase } from "./bench-database.js";
 import { loadBenchData, ROWS } from "./bench-data.js";
 import { measureCompileThroughput } from "./compile-throughput.js";
 import { measureScenario, SCENARIOS } from "./list-latency.js";
@@ -22,17 +23,26 @@ async function main(): Promise<void> {
   try {
     log(`# @signage/query benchmark (database ${db.name})\n`);
     log("## Compile throughput");
-    const throughput = measureCompileThroughput(db.knex, 1_500);
+    const throughput = measureCompileThroughput(knexFactory({ client: "pg" }), 1_500);
     log(table(["stage", "expressions/s"], throughput.map((t) => [t.label, t.perSecond.toLocaleString("en")])));
-    const compiled = throughput[1].perSecond;
-    log(`target >= ${COMPILE_TARGET.toLocaleString("en")}/s for compile: ${compiled >= COMPILE_TARGET ? "met" : "MISSED"}\n`);
+    const compiled = throughput[2].perSecond;
+    log(`target >= ${COMPILE_TARGET.toLocaleString("en")}/s (search text -> Knex where): ${compiled >= COMPILE_TARGET ? "met" : "MISSED"}`);
+    log(`(the last line adds Knex's own SQL rendering, which every executed query pays once anyway)\n`);
     failed ||= compiled < COMPILE_TARGET;
 
     log(`## List latency, page of 20, ${ROWS.toLocaleString("en")} rows (tenant 1 = 900,000), registry indexes`);
-    await loadBenchData(db.knex, log);
+    // Loading runs on its own connections: backends that just wrote 1M rows answer slower,
+    // which would skew whichever side inherited them.
+    const loader = connectKnex(db.url);
+    await loadBenchData(loader, log).finally(() => loader.destroy());
+    const knex = connectKnex(db.url);
+    const pool = connectDriver(db.url);
     const rows: string[][] = [];
     for (const scenario of SCENARIOS) {
-      const result = await measureScenario(db.knex, db.pool, scenario, 6_000);
+      const result = await measureScenario(knex, pool, scenario, 6_000).catch(async (error) => {
+        await Promise.allSettled([knex.destroy(), pool.end()]);
+        throw error;
+      });
       const ratio = result.library.p95 / result.handWritten.p95;
       const required = !scenario.title.startsWith("(extra)");
       const verdict = ratio <= LATENCY_TARGET ? "ok" : required ? "MISSED" : "over";
@@ -49,6 +59,7 @@ async function main(): Promise<void> {
       ]);
       log(`  measured ${scenario.title.replace(/\s+/g, " ")}`);
     }
+    await Promise.allSettled([knex.destroy(), pool.end()]);
     log("");
     log(table(["query", "totalElements", "lib p50 ms", "lib p95 ms", "SQL p50 ms", "SQL p95 ms", `p95 lib/SQL (<= ${LATENCY_TARGET})`, "samples"], rows));
     log("\nSQL = the same request hand-written (page + count through the plain pg driver; for the count, count(*) alone).");

@@ -34,8 +34,8 @@ export function resolvePath(
   let entity = resource;
   for (let index = 0; index < segments.length; index++) {
     const field = entity.fields.get(segments[index]);
-    const prefix = segments.slice(0, index).join(".");
     if (!field || !visible(field)) {
+      const prefix = segments.slice(0, index).join(".");
       const known = [...entity.fields.values()].filter(visible).map((f) => (prefix ? `${prefix}.${f.name}` : f.name));
       return { kind: "unknown", field: path, knownFields: known };
     }

@@ -5,17 +5,17 @@ import type { SqlFragment } from "./fragment.js";
 type Joiner = "and" | "or";
 
 /**
- * Adds the filter to the query as one parenthesised where group, so an OR inside the filter
- * can never widen the tenant scope or other conditions next to it.
+ * Adds the filter to the query, ANDed with whatever the query already has. Every OR of the
+ * filter lands in its own parenthesised group, and every predicate template is atomic, so
+ * nothing in the filter can widen the conditions next to it (scope, other filters).
  */
 export function applyCompiledFilter(qb: Knex.QueryBuilder, filter: CompiledFilter): Knex.QueryBuilder {
-  return qb.where(function (this: Knex.QueryBuilder) {
-    if (filter.kind === "and" || filter.kind === "or") {
-      for (const child of filter.children) addFilter(this, child, filter.kind);
-    } else {
-      addFilter(this, filter, "and");
-    }
-  });
+  if (filter.kind === "and") {
+    for (const child of filter.children) addFilter(qb, child, "and");
+  } else {
+    addFilter(qb, filter, "and");
+  }
+  return qb;
 }
 
 function addFilter(qb: Knex.QueryBuilder, filter: CompiledFilter, joiner: Joiner): void {

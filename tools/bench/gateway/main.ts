@@ -1,0 +1,95 @@
+// `npm run bench:gateway`: GET /api/v2/user/me through the gateway (REST ->
+// RPC to core over loopback h2c, and in memory -> token check, role, scope, one user read)
+// next to a bare Koa handler doing the same token check, measured in one run.
+// The ratio is the figure. Target: >= 60% of the bare throughput, p99 <= 3x.
+import Koa from "koa";
+import { trace } from "@opentelemetry/api";
+import { createTokenVerifier, generateSigningKeys } from "@signage/auth";
+import { createTestDatabase } from "@signage/db";
+import { createInProcessBus } from "@signage/events";
+import { createInMemoryTransport, createLogger, createServiceTransport } from "@signage/platform";
+import { startModule } from "@signage/runtime";
+import { createGateway, upstreamsByPackage } from "@signage/gateway";
+import { allFiles } from "@signage/contracts";
+import { coreModule } from "@signage/core";
+import { load } from "./load.js";
+
+const SECONDS = Number(process.env.BENCH_SECONDS || 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 32);
+
+function listen(app: Koa): Promise<{ url: string; close(): Promise<void> }> {
+  return new Promise((resolve) => {
+    const server = app.listen(0, "127.0.0.1", () =>
+      resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, close: () => new Promise((r) => server.close(() => r())) }),
+    );
+  });
+}
+
+const db = await createTestDatabase({ prefix: "bench_gw" });
+const bus = createInProcessBus();
+const signingKeys = generateSigningKeys();
+const logger = createLogger({ name: "bench", level: "silent" });
+const core = await startModule(coreModule, {
+  databaseUrl: db.url,
+  bus,
+  keys: { signingKeys, publicKey: signingKeys.publicKey },
+  tracer: trace.getTracer("bench"),
+  logger,
+  env: {},
+});
+await core.instance.start?.();
+const coreListening = await core.service.listen({ host: "127.0.0.1", port: 0 });
+const everyService = (t: ReturnType<typeof createServiceTransport>) => upstreamsByPackage({ core: t, media: t, integration: t, reporting: t, licensing: t });
+// Cluster shape: the gateway reaches core over the network (Connect protocol, binary, h2c).
+const gateway = await listen(createGateway({ files: allFiles, upstreams: everyService(createServiceTransport({ baseUrl: coreListening.url, protocol: "connect" })), logger }).app);
+// Embedded shape (`npm start`): the same gateway with an in-memory transport.
+const embedded = await listen(createGateway({ files: allFiles, upstreams: everyService(createInMemoryTransport(core.service.routes, { interceptors: core.service.interceptors })), logger }).app);
+
+// The baseline: the same token verification, no transcoding, no RPC hop.
+const verifier = createTokenVerifier({ publicKey: signingKeys.publicKey });
+const bare = new Koa();
+bare.use(async (ctx) => {
+  const header = ctx.get("authorization");
+  if (!header.startsWith("Bearer ")) {
+    ctx.status = 401;
+    return;
+  }
+  const caller = await verifier.verify(header.slice(7));
+  ctx.body = { email: caller.subject, role: caller.role, customer: { id: caller.customerId } };
+});
+const bareServer = await listen(bare);
+
+const tokenRes = await fetch(`${gateway.url}/oauth/token`, {
+  method: "POST",
+  headers: { "content-type": "application/x-www-form-urlencoded" },
+  body: "grant_type=password&username=admin%40example.com&password=admin-change-me",
+});
+const token = ((await tokenRes.json()) as { access_token: string }).access_token;
+const headers = { authorization: `Bearer ${token}` };
+
+// Warm both paths (JIT, pools, HTTP/2 session) before measuring.
+await load(`${bareServer.url}/api/v2/user/me`, headers, 2, CONNECTIONS);
+await load(`${gateway.url}/api/v2/user/me`, headers, 2, CONNECTIONS);
+await load(`${embedded.url}/api/v2/user/me`, headers, 2, CONNECTIONS);
+const baseline = await load(`${bareServer.url}/api/v2/user/me`, headers, SECONDS, CONNECTIONS);
+const viaGateway = await load(`${gateway.url}/api/v2/user/me`, headers, SECONDS, CONNECTIONS);
+const viaEmbedded = await load(`${embedded.url}/api/v2/user/me`, headers, SECONDS, CONNECTIONS);
+
+const row = (name: string, r: typeof baseline) =>
+  `${name.padEnd(34)} ${r.requestsPerSecond.toFixed(0).padStart(8)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   errors ${r.errors} non-2xx ${r.non2xx}`;
+console.log(`GET /api/v2/user/me, ${CONNECTIONS} connections, ${SECONDS} s each`);
+console.log(row("bare Koa + token check (baseline)", baseline));
+console.log(row("gateway -> h2c -> core", viaGateway));
+console.log(row("gateway -> in-memory -> core", viaEmbedded));
+for (const [name, r] of [["network hop", viaGateway], ["in-memory", viaEmbedded]] as const) {
+  const throughput = r.requestsPerSecond / baseline.requestsPerSecond;
+  const p99 = r.p99 / Math.max(baseline.p99, 1);
+  console.log(`${name.padEnd(12)} throughput ratio ${(throughput * 100).toFixed(1)}% (target >= 60%)   p99 ratio ${p99.toFixed(2)}x (target <= 3x)`);
+}
+
+await gateway.close();
+await embedded.close();
+await bareServer.close();
+await core.stop();
+await bus.close();
+await db.drop();
