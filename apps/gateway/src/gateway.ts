@@ -62,7 +62,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   mountOAuthRoutes(router, options.upstreams, callTimeoutMs);
   options.extraRoutes?.(router);
-  mountRpcRoutes(router, routes, options.upstreams, { maxJsonBodyBytes: options.maxJsonBodyBytes ?? 5 * 1024 * 1024, callTimeoutMs });
+  mountRpcRoutes(router, routes, options.upstreams, {
+    maxJsonBodyBytes: options.maxJsonBodyBytes ?? 5 * 1024 * 1024,
+    maxMultipartBytes: 2 * 1024 * 1024 + 1,
+    callTimeoutMs,
+  });
 
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true, methodNotAllowed: () => new HttpError(405, "error.methodNotAllowed", "Method not allowed for this path"), notImplemented: () => new HttpError(501, "error.notImplemented", "Method not implemented") }));

@@ -115,3 +115,39 @@ describe("gateway transcoding", () => {
     await gw.close();
   });
 });
+
+describe("HttpBody-shaped messages", () => {
+  it("a multipart upload fills {data, content_type}; a response of that shape is sent as raw bytes", async () => {
+    let received: { data: Uint8Array; contentType: string } | undefined;
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+    const gw = gatewayWith((router) =>
+      router.service(UserService, {
+        setProfilePicture: (req) => {
+          received = { data: req.data, contentType: req.contentType };
+          return { user: { email: "me@x.test", hasProfilePicture: true } };
+        },
+        getProfilePicture: () => ({ data: png, contentType: "image/png" }),
+      }),
+    );
+    const form = new FormData();
+    form.append("file", new Blob([png], { type: "image/png" }), "me.png");
+    const up = await fetch(`${gw.base}/api/v2/user/profilePicture`, { method: "POST", body: form });
+    expect(up.status).toBe(200);
+    expect(await up.json()).toEqual({ email: "me@x.test", hasProfilePicture: true });
+    expect(received?.contentType).toBe("image/png");
+    expect(Buffer.from(received!.data).equals(png)).toBe(true);
+
+    const json = await fetch(`${gw.base}/api/v2/user/profilePicture`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(json.status).toBe(415);
+
+    const tooBig = new FormData();
+    tooBig.append("file", new Blob([Buffer.alloc(3 * 1024 * 1024)]), "big.png");
+    const big = await fetch(`${gw.base}/api/v2/user/profilePicture`, { method: "POST", body: tooBig });
+    expect(big.status).toBe(413);
+
+    const down = await fetch(`${gw.base}/api/v2/user/profilePicture?email=me%40x.test`);
+    expect(down.headers.get("content-type")).toBe("image/png");
+    expect(Buffer.from(await down.arrayBuffer()).equals(png)).toBe(true);
+    await gw.close();
+  });
+});

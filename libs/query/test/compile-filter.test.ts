@@ -1,6 +1,6 @@
 import knexFactory from "knex";
 import { describe, expect, test } from "vitest";
-import { applyFilter, InvalidFilterError, ListQueryError, UnknownFieldError } from "../src/index.js";
+import { applyFilter, InvalidFilterError, ListQueryError, UnknownFieldError, type FilterNode } from "../src/index.js";
 import { itemResource } from "./support/fixture-registry.js";
 import { SEED } from "./support/seed-quotes.js";
 
@@ -126,5 +126,19 @@ describe("compiled SQL is parameterised", () => {
     expect(nested.sql).toBe(
       'select "id" from "item" where "customer_id" = ? and "item"."weight" > ?::integer and (("item"."name" like ? or "item"."name" like ?) and "item"."tags" @> ?::text[])',
     );
+  });
+});
+
+describe("trees built in code (quick filters) are checked like parsed ones", () => {
+  const compileTree = (node: unknown) => () => applyFilter(knex("item"), itemResource, node as FilterNode);
+  test.each([
+    ["a set without ∈", { kind: "comparison", field: "name", operator: "=", value: { kind: "set", items: ["a"] } }],
+    ["∈ without a set", { kind: "comparison", field: "name", operator: "∈", value: { kind: "text", text: "a" } }],
+    ["NULL after another operator", { kind: "comparison", field: "name", operator: ">", value: { kind: "null" } }],
+    ["an empty set", { kind: "comparison", field: "name", operator: "∈", value: { kind: "set", items: [] } }],
+    ["an unknown operator", { kind: "comparison", field: "name", operator: "~", value: { kind: "text", text: "a" } }],
+    ["an OR without children", { kind: "or", children: [] }],
+  ])("%s is a 400, not a surprise", (_, node) => {
+    expect(compileTree(node)).toThrow(InvalidFilterError);
   });
 });

@@ -127,6 +127,10 @@ describe("tenant scope and team visibility: no list runs without them", () => {
     const result = await list({ size: 1, sort: ["id"] }, tenantOne, { extend: (qb) => void qb.whereNotNull("item.status") });
     expect(result.page.totalElements).toBe(4);
   });
+  test("an orWhere in extend cannot escape the tenant scope", async () => {
+    const result = await list({ sort: ["id"] }, tenantOne, { extend: (qb) => void qb.where("item.weight", ">", 6).orWhere("item.name", "like", "%other%") });
+    expect(ids(result)).toEqual(["i5"]);
+  });
 });
 
 describe(SEED.quickFilter, () => {

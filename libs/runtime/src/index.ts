@@ -9,3 +9,4 @@ export { contractOnlyModule } from "./contract-only-module.js";
 export { listRpc, type ListRpcOptions } from "./list/list-rpc.js";
 export { rowToMessage } from "./list/row-to-message.js";
 export { listQueryErrorInterceptor } from "./list/list-error-interceptor.js";
+export { tenantReplicaMigration } from "./tenants/tenant-replica-migration.js";

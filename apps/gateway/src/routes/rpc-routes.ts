@@ -7,10 +7,15 @@ import type { Upstreams } from "../upstreams.js";
 import { buildRequest, type QueryValues } from "../transcode/request-builder.js";
 import { renderResponse } from "../transcode/response-renderer.js";
 import { readJsonBody } from "../http/read-body.js";
+import { readFirstFile } from "../http/read-multipart.js";
+import { HttpError } from "../http/error-body.js";
+import { isHttpBodyShaped } from "../transcode/http-body.js";
 import { forwardHeaders } from "../http/forward-headers.js";
 
 export interface RpcRouteOptions {
   maxJsonBodyBytes: number;
+  /** Cap for multipart uploads into HttpBody-shaped requests. */
+  maxMultipartBytes: number;
   callTimeoutMs: number;
 }
 
@@ -22,12 +27,21 @@ function abortSignalOf(ctx: Context): AbortSignal {
   return controller.signal;
 }
 
+async function readBody(ctx: Context, route: RestRoute, options: RpcRouteOptions): Promise<unknown> {
+  if (route.body === "*" && isHttpBodyShaped(route.method.input)) {
+    if (!ctx.is("multipart")) throw new HttpError(415, "request.error.unsupportedMediaType", "Expected a multipart/form-data upload");
+    const file = await readFirstFile(ctx, options.maxMultipartBytes);
+    return { data: file.data.toString("base64"), contentType: file.contentType };
+  }
+  return readJsonBody(ctx, options.maxJsonBodyBytes);
+}
+
 export function mountRpcRoutes(router: Router, routes: RestRoute[], upstreams: Upstreams, options: RpcRouteOptions): void {
   for (const route of routes) {
     const transport = upstreams.transportFor(route.service);
     const verb = route.verb.toLowerCase() as "get" | "post" | "put" | "delete" | "patch";
     router[verb](route.template.routerPath, async (ctx) => {
-      const body = route.body ? await readJsonBody(ctx, options.maxJsonBodyBytes) : undefined;
+      const body = route.body ? await readBody(ctx, route, options) : undefined;
       const request = buildRequest(route, { params: ctx.params, query: ctx.query as QueryValues, body });
       const response = await transport.unary(
         route.method as never,
@@ -36,6 +50,12 @@ export function mountRpcRoutes(router: Router, routes: RestRoute[], upstreams: U
         forwardHeaders(ctx),
         request as never,
       );
+      if (!route.responseBody && isHttpBodyShaped(route.method.output)) {
+        const raw = response.message as unknown as { data: Uint8Array; contentType: string };
+        ctx.type = raw.contentType || "application/octet-stream";
+        ctx.body = Buffer.from(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength);
+        return;
+      }
       const rendered = renderResponse(route, response.message as Record<string, unknown>);
       if (rendered === undefined) ctx.status = 204;
       else ctx.body = rendered;

@@ -9,7 +9,10 @@ import { requireScopeHook, scopeTarget, type ListScope, type ReadOnlyHook } from
 export interface RunListOptions {
   /** Required: tenant scope and team visibility. A list cannot run without it. */
   readonly scope: ListScope;
-  /** Extra joins or conditions of the service, applied to both the page and the count query. */
+  /**
+   * Extra conditions of the service (where, whereExists, ...), applied to the page and the
+   * count query inside their own parenthesised group, so an orWhere cannot escape the scope.
+   */
   readonly extend?: (qb: Knex.QueryBuilder) => void;
   /** `readOnly` per row when includeReadOnlyInfo is asked; without it readOnly is false. */
   readonly readOnly?: ReadOnlyHook;
@@ -34,7 +37,12 @@ export async function runList(knex: Knex | Knex.Transaction, plan: ListPlan, opt
       scope(this, target);
     });
     for (const filter of plan.filters) applyCompiledFilter(qb, filter);
-    options.extend?.(qb);
+    const extend = options.extend;
+    if (extend) {
+      qb.where(function (this: Knex.QueryBuilder) {
+        extend(this);
+      });
+    }
     return qb;
   };
 

@@ -1,13 +1,13 @@
 import { InvalidFilterError, UnknownFieldError } from "../errors.js";
-import type { FilterComparison, FilterNode } from "../filter/ast.js";
+import { FILTER_OPERATORS, type FilterComparison, type FilterNode } from "../filter/ast.js";
 import { printFilter } from "../filter/print-filter.js";
 import type { ResolvedScalarField, ResourceRegistry } from "../registry/resource.js";
-import { columnFragment, type SqlFragment } from "../sql/fragment.js";
+import { fieldExpression } from "../sql/field-expression.js";
 import { isNotNullPredicate, isNullPredicate, negate, positivePredicate, type PositiveOperator } from "../sql/predicates.js";
 import type { CompiledFilter, ExistsHop } from "./compiled-filter.js";
 import { resolvePath, type PathHop } from "./resolve-path.js";
 import { typedValue, ValueProblem } from "./typed-values.js";
-import { describeKind, operatorsFor, valueKindOf } from "./value-kind.js";
+import { describeKind, operatorsFor, valueKindOf, type ValueKind } from "./value-kind.js";
 
 export interface CompileFilterOptions {
   readonly parameter?: "search" | "quickFilter";
@@ -36,11 +36,33 @@ class FilterCompiler {
   ) {}
 
   compile(node: FilterNode): CompiledFilter {
-    if (node.kind !== "comparison") return { kind: node.kind, children: node.children.map((child) => this.compile(child)) };
-    return this.comparison(node);
+    if (node?.kind === "comparison") return this.comparison(node);
+    if ((node?.kind !== "and" && node?.kind !== "or") || !Array.isArray(node.children) || node.children.length === 0) {
+      throw new InvalidFilterError(`Invalid ${this.parameter}: malformed filter tree (an and/or node needs children)`, "", this.parameter);
+    }
+    return { kind: node.kind, children: node.children.map((child) => this.compile(child)) };
+  }
+
+  /** Trees built in code (quick filters) get the guarantees parseFilter gives. */
+  private checkShape(node: FilterComparison): void {
+    const value = node.value;
+    const wellFormed =
+      typeof node.field === "string" &&
+      FILTER_OPERATORS.includes(node.operator) &&
+      value !== null &&
+      typeof value === "object" &&
+      (value.kind === "text"
+        ? typeof value.text === "string" && node.operator !== "∈"
+        : value.kind === "set"
+          ? node.operator === "∈" && Array.isArray(value.items) && value.items.length > 0 && value.items.every((item) => typeof item === "string")
+          : (value.kind === "null" || value.kind === "notNull") && node.operator === "=");
+    if (!wellFormed) {
+      throw new InvalidFilterError(`Invalid ${this.parameter}: malformed comparison on '${String(node.field)}'`, String(node.field), this.parameter, node.position);
+    }
   }
 
   private comparison(node: FilterComparison): CompiledFilter {
+    this.checkShape(node);
     const path = resolvePath(this.resource, node.field, (field) => field.searchable);
     if (path.kind === "unknown") throw new UnknownFieldError(this.parameter, path.field, path.knownFields, node.position);
     if (path.kind === "notNested") this.fail(node, `field '${path.field}' has no nested fields`);
@@ -74,7 +96,14 @@ class FilterCompiler {
     }
     const negated = node.operator === "≠" || node.operator === "∉";
     const operator: PositiveOperator = node.operator === "≠" ? "=" : node.operator === "∉" ? ":" : node.operator;
-    const texts = node.value.kind === "set" ? node.value.items : [node.value.text];
+    const predicate = positivePredicate(expr, kind, operator, this.typedValues(node, kind));
+    if (existsHops.length === 0) return { kind: "predicate", predicate: negated ? negate(predicate) : predicate };
+    return { kind: "exists", negated, hops: existsHops, predicate };
+  }
+
+  /** The comparison's values for binding; values no row can hold are left out. */
+  private typedValues(node: FilterComparison, kind: ValueKind): unknown[] {
+    const texts = node.value.kind === "set" ? node.value.items : node.value.kind === "text" ? [node.value.text] : [];
     const values: unknown[] = [];
     for (const text of texts) {
       try {
@@ -85,9 +114,7 @@ class FilterCompiler {
         throw error;
       }
     }
-    const predicate = positivePredicate(expr, kind, operator, values);
-    if (existsHops.length === 0) return { kind: "predicate", predicate: negated ? negate(predicate) : predicate };
-    return { kind: "exists", negated, hops: existsHops, predicate };
+    return values;
   }
 
   private existsHops(hops: readonly PathHop[]): ExistsHop[] {
@@ -120,11 +147,4 @@ function shortcutForeignKey(hops: readonly PathHop[], field: ResolvedScalarField
     kept.pop();
   }
   return { hops: kept, column };
-}
-
-/** The SQL reading a field of the row at `alias`: its column or its computed expression. */
-export function fieldExpression(field: ResolvedScalarField, column: string | null, alias: string): SqlFragment {
-  if (column !== null) return columnFragment(alias, column);
-  const computed = field.computed!;
-  return { sql: `(${computed.sql})`, bindings: computed.columns.map((name) => `${alias}.${name}`) };
 }

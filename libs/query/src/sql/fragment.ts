@@ -14,12 +14,3 @@ export const FALSE_FRAGMENT: SqlFragment = Object.freeze({ sql: "false", binding
 export function columnFragment(alias: string, column: string): SqlFragment {
   return { sql: "??", bindings: [`${alias}.${column}`] };
 }
-
-export function fragment(sql: string, ...parts: readonly (SqlFragment | { readonly value: unknown })[]): SqlFragment {
-  const bindings: unknown[] = [];
-  for (const part of parts) {
-    if ("sql" in part) bindings.push(...part.bindings);
-    else bindings.push(part.value);
-  }
-  return { sql, bindings };
-}

@@ -1,5 +1,5 @@
 import type { ResolvedRelationField, ResolvedScalarField } from "../registry/resource.js";
-import { fieldExpression } from "../resolve/compile-filter.js";
+import { fieldExpression } from "./field-expression.js";
 import type { Selection } from "../list/selection.js";
 import type { SqlFragment } from "./fragment.js";
 
