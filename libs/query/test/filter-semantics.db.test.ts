@@ -202,8 +202,12 @@ describe("id types", () => {
   ]);
 });
 
-describe("computed and internal fields", () => {
+describe("computed, internal and relation-path fields", () => {
   check([
+    ["contentName:enu", ["i1", "i2", "i4"]],
+    ["contentName=NULL", ["i3", "i5"]],
+    ["teamIds=t2", ["i1", "i2"]],
+    ["teamIds≠t2", ["i3", "i4", "i5"]],
     ["tagCount≥2", ["i1", "i4"]],
     ["tagCount=0", ["i2", "i3"]],
     ["customerId=1", ["i1", "i2", "i3", "i4", "i5"]],

@@ -98,6 +98,7 @@ describe(SEED.sort, () => {
     ["tags,asc", "'tags' cannot be sorted on"],
     ["content", "'content' is a relation"],
     ["teamAssignments.readOnly", "goes through a to-many relation"],
+    ["teamIds", "goes through a to-many relation"],
   ])("%s is sort.error.invalid", (sort, message) => {
     const error = rejection({ sort });
     expect(error).toBeInstanceOf(InvalidSortError);
@@ -146,6 +147,10 @@ describe(SEED.selectList, () => {
 describe(SEED.selectId, () => {
   test("id is always included", () => {
     expect(selected("name")).toContain("id");
+  });
+  test("a to-many path field cannot be selected", () => {
+    const error = rejection({ select: "teamIds" });
+    expect(error.key).toBe("select.error.unknownField");
   });
   test("computed and select-only fields only when named", () => {
     expect(selected("*")).not.toContain("tagCount");

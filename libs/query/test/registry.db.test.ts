@@ -12,6 +12,8 @@ describe("defineResource checks declarations at start-up", () => {
     ["computed placeholders not matching columns", define({ n: { type: "number", computed: { sql: "?? + ??", columns: ["a"] } } }), "2 '??' placeholders"],
     ["a value placeholder in computed SQL", define({ n: { type: "number", computed: { sql: "?? + ?", columns: ["a"] } } }), "only '??'"],
     ["a folder field declared twice", define({ parentId: { type: "id" } }, { folder: { parentField: "parentId", pathField: "path" } }), "declared twice"],
+    ["a path that is not dotted", define({ n: { type: "string", path: "name" } }), "path must be a dotted path"],
+    ["a path field with a column", define({ n: { type: "string", path: "a.b", column: "n" } }), "a path field has no column"],
     ["a default sort on an unknown field", define({ name: { type: "string" } }, { defaultSort: ["nmae,asc"] }), "defaultSort names unknown field 'nmae'"],
     [
       "a relation to something else than a resource",

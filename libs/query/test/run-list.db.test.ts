@@ -100,6 +100,9 @@ describe("tenant scope and team visibility: no list runs without them", () => {
     expect(ids(await list({ search: "name:Lobby" }))).toEqual(["i1"]);
     expect(ids(await list({ search: "name:Lobby" }, tenantScope([2])))).toEqual(["x9"]);
   });
+  test("a global (ADMIN) scope may add nothing, but must still be passed", async () => {
+    expect(ids(await list({ search: "name:Lobby", sort: ["id"] }, () => {}))).toEqual(["i1", "x9"]);
+  });
   test("an object carrying the hook works the same", async () => {
     expect(ids(await list({ search: "name:Lobby" }, { apply: tenantOne }))).toEqual(["i1"]);
   });
@@ -177,6 +180,9 @@ describe(SEED.sort, () => {
   test("nested, through a to-one relation, with the id tiebreak", async () => {
     expect(ids(await list({ sort: ["content.name,asc"] }))).toEqual(["i1", "i4", "i2", "i3", "i5"]);
   });
+  test("by a relation-path field", async () => {
+    expect(ids(await list({ sort: ["contentName,desc"] }))).toEqual(["i3", "i5", "i2", "i1", "i4"]);
+  });
   test("the default sort (name, then id)", async () => {
     expect(ids(await list({}))).toEqual(["i3", "i1", "i4", "i2", "i5"]);
   });
@@ -199,6 +205,14 @@ describe(`${SEED.selectStar}; ${SEED.selectId}`, () => {
       tagCount: 2,
     });
     expect("weight" in row).toBe(false);
+  });
+  test("a relation-path field is selected as a plain value", async () => {
+    const result = await list({ sort: ["id"], size: 3, select: "contentName" });
+    expect(result.content).toEqual([
+      { id: "i1", contentName: "Menu" },
+      { id: "i2", contentName: "menu board" },
+      { id: "i3", contentName: null },
+    ]);
   });
   test("64-bit values beyond 2^53 stay exact (as text)", async () => {
     const [row] = (await list({ search: "id=i4", select: "bigRef,score" })).content;

@@ -1,5 +1,6 @@
 import { InvalidSelectError, UnknownFieldError } from "../errors.js";
 import { isRelation, type ResolvedField, type ResourceRegistry } from "../registry/resource.js";
+import { resolvePath } from "../resolve/resolve-path.js";
 import type { SelectItem } from "./parse-select.js";
 import type { Selection, SelectedField } from "./selection.js";
 
@@ -30,6 +31,7 @@ export function resolveSelect(entity: ResourceRegistry, items: readonly SelectIt
     } else if (item.children) {
       throw new InvalidSelectError(`Invalid select at position ${item.position}: '${prefix}${item.name}' is not a relation, so it takes no (...)`, text, item.position);
     } else {
+      if (field.path !== undefined) assertSingleValued(entity, field.name);
       chosen.set(field.name, { kind: "value", field });
     }
   }
@@ -40,6 +42,14 @@ export function resolveSelect(entity: ResourceRegistry, items: readonly SelectIt
   // Declaration order keeps the output stable whatever order select used.
   const fields = [...entity.fields.keys()].filter((name) => chosen.has(name)).map((name) => chosen.get(name)!);
   return { entity, fields };
+}
+
+/** A selectable path field must lead through to-one relations only: a registry mistake otherwise. */
+function assertSingleValued(entity: ResourceRegistry, name: string): void {
+  const path = resolvePath(entity, name, () => true);
+  if (path.kind === "field" && path.hops.some((hop) => hop.relation.cardinality === "many")) {
+    throw new Error(`field '${name}' of ${entity.name} goes through a to-many relation; declare it selectable: false`);
+  }
 }
 
 function isInStar(field: ResolvedField): field is Exclude<ResolvedField, { type: "relation" }> {

@@ -1,7 +1,8 @@
 import { InvalidSortError, UnknownFieldError } from "../errors.js";
-import { isRelation, type ResolvedScalarField, type ResourceRegistry } from "../registry/resource.js";
+import { isRelation, type ResourceRegistry } from "../registry/resource.js";
 import { fieldExpression } from "../sql/field-expression.js";
-import { resolvePath, type PathHop } from "../resolve/resolve-path.js";
+import { resolvePath } from "../resolve/resolve-path.js";
+import { relatedValueExpression } from "../sql/related-value.js";
 import type { SqlFragment } from "../sql/fragment.js";
 
 export interface SortKey {
@@ -47,25 +48,8 @@ function resolveSortEntry(resource: ResourceRegistry, entry: string): SortKey {
   if (path.hops.some((hop) => hop.relation.cardinality === "many")) {
     throw new InvalidSortError(`Invalid sort '${entry}': '${field}' goes through a to-many relation, which has no single value to sort by`, entry);
   }
-  return { field, direction, expression: sortExpression(resource, path.hops, path.field) };
-}
-
-/**
- * A scalar subquery per to-one hop rather than a join: the main query keeps a single table,
- * so scope hooks and `extend` can name its columns unqualified without ambiguity.
- */
-function sortExpression(resource: ResourceRegistry, hops: readonly PathHop[], field: ResolvedScalarField): SqlFragment {
-  const aliases = hops.map((_, index) => `_s${index + 1}`);
-  let expr = fieldExpression(field, field.column, aliases.at(-1) ?? resource.alias);
-  for (let index = hops.length - 1; index >= 0; index--) {
-    const { relation, target } = hops[index];
-    const parent = index === 0 ? resource.alias : aliases[index - 1];
-    expr = {
-      sql: `(select ${expr.sql} from ?? where ?? = ?? limit 1)`,
-      bindings: [...expr.bindings, `${target.table} as ${aliases[index]}`, `${aliases[index]}.${relation.targetColumn}`, `${parent}.${relation.localColumn}`],
-    };
-  }
-  return expr;
+  const expression = relatedValueExpression(resource.alias, path.hops, path.field, "_s", (target, alias) => fieldExpression(target, target.column, alias));
+  return { field, direction, expression };
 }
 
 function sortableNames(resource: ResourceRegistry): string[] {

@@ -98,10 +98,16 @@ function resolveScalar(name: string, spec: ScalarFieldSpec): ResolvedScalarField
       throw new Error(`computed field '${name}': only '??' column placeholders are allowed`);
     }
   }
+  if (spec.path !== undefined) {
+    if (spec.computed || spec.column) throw new Error(`field '${name}': a path field has no column or computed SQL`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(spec.path)) {
+      throw new Error(`field '${name}': path must be a dotted path through a relation, got '${spec.path}'`);
+    }
+  }
   if (spec.type === "enum" && (!Array.isArray(spec.values) || spec.values.length === 0)) {
     throw new Error(`enum field '${name}' needs values`);
   }
-  const column = spec.computed ? null : (spec.column ?? snakeCase(name));
+  const column = spec.computed || spec.path !== undefined ? null : (spec.column ?? snakeCase(name));
   if (column !== null) assertIdentifier(column, `column of field '${name}'`);
   return Object.freeze({
     ...spec,
@@ -109,7 +115,7 @@ function resolveScalar(name: string, spec: ScalarFieldSpec): ResolvedScalarField
     column,
     selectable: spec.selectable ?? true,
     // "computed and select-only fields must be named explicitly"
-    selectOnly: spec.selectOnly ?? spec.computed !== undefined,
+    selectOnly: spec.selectOnly ?? (spec.computed !== undefined || spec.path !== undefined),
     searchable: spec.searchable ?? true,
     sortable: spec.sortable ?? SCALAR_SORTABLE_BY_DEFAULT.has(spec.type),
   }) as ResolvedScalarField;

@@ -20,6 +20,12 @@ export interface FieldOptions {
    * qualified by the row's alias, e.g. { sql: "cardinality(??)", columns: ["tags"] }.
    */
   readonly computed?: { readonly sql: string; readonly columns: readonly string[] };
+  /**
+   * The value lives in a related row: a dotted path through relations to a field there, e.g.
+   * `deviceGroup.name` or `teamAssignments.team.id`. Searchable like the path itself; sortable
+   * and selectable (as a plain value) only through to-one relations. Select-only by default.
+   */
+  readonly path?: string;
   /** Index(es) the registry asks for (see indexStatements), e.g. ["trgm", "btree"] for a name. */
   readonly index?: IndexKind | readonly IndexKind[];
 }

@@ -48,6 +48,12 @@ export function resolvePath(
     }
     const rest = segments.slice(index + 1);
     if (rest.length > 0 && field.type !== "json") return { kind: "notNested", field: segments.slice(0, index + 1).join(".") };
+    if (field.path !== undefined) {
+      // A path field stands for its path; the fields on the way may be internal ones.
+      const target = resolvePath(entity, field.path, () => true);
+      if (target.kind !== "field") throw new Error(`field '${field.name}': path '${field.path}' does not end at a field`);
+      return { kind: "field", hops: [...hops, ...target.hops], entity: target.entity, field: target.field, jsonPath: [...target.jsonPath, ...rest] };
+    }
     return { kind: "field", hops, entity, field, jsonPath: rest };
   }
   throw new Error("unreachable: empty path");

@@ -1,4 +1,6 @@
-import type { ResolvedRelationField, ResolvedScalarField } from "../registry/resource.js";
+import type { ResolvedRelationField, ResolvedScalarField, ResourceRegistry } from "../registry/resource.js";
+import { resolvePath } from "../resolve/resolve-path.js";
+import { relatedValueExpression } from "./related-value.js";
 import { fieldExpression } from "./field-expression.js";
 import type { Selection } from "../list/selection.js";
 import type { SqlFragment } from "./fragment.js";
@@ -13,7 +15,7 @@ export function selectFragments(selection: Selection, alias: string): SqlFragmen
   return selection.fields.map((selected) => {
     const expr =
       selected.kind === "value"
-        ? valueExpression(selected.field, alias, false)
+        ? valueExpression(selection.entity, selected.field, alias, false, aliases)
         : relationExpression(selected.field, selected.selection, alias, aliases);
     return { sql: `${expr.sql} as ??`, bindings: [...expr.bindings, selected.field.name] };
   });
@@ -23,7 +25,13 @@ export function selectFragments(selection: Selection, alias: string): SqlFragmen
  * How a value is read: timestamps as Unix ms; inside JSON, 64-bit numbers as text so no digit
  * is lost before decodeValue sees them.
  */
-function valueExpression(field: ResolvedScalarField, alias: string, insideJson: boolean): SqlFragment {
+function valueExpression(entity: ResourceRegistry, field: ResolvedScalarField, alias: string, insideJson: boolean, aliases: { count: number }): SqlFragment {
+  if (field.path !== undefined) {
+    const path = resolvePath(entity, field.name, () => true);
+    if (path.kind !== "field") throw new Error(`field '${field.name}': path '${field.path}' does not end at a field`);
+    const prefix = `_a${++aliases.count}_`;
+    return relatedValueExpression(alias, path.hops, path.field, prefix, (target, targetAlias) => valueExpression(path.entity, target, targetAlias, insideJson, aliases));
+  }
   const expr = fieldExpression(field, field.column, alias);
   if (field.type === "timestamp" && (field.storage ?? "timestamptz") === "timestamptz") {
     return { sql: `floor(extract(epoch from ${expr.sql}) * 1000)::bigint`, bindings: expr.bindings };
@@ -43,7 +51,7 @@ function relationExpression(field: ResolvedRelationField, selection: Selection, 
   for (const selected of selection.fields) {
     const expr =
       selected.kind === "value"
-        ? valueExpression(selected.field, alias, true)
+        ? valueExpression(selection.entity, selected.field, alias, true, aliases)
         : relationExpression(selected.field, selected.selection, alias, aliases);
     pairs.push(`?::text, ${expr.sql}`);
     bindings.push(selected.field.name, ...expr.bindings);

@@ -57,6 +57,8 @@ export const PATH_CASES: readonly PathCase[] = [
   { path: "content.name", operators: TEXT_OPS, values: fc.constantFrom("Menu", "menu", "Promo%", "enu", "News", "") },
   { path: "content.kind", operators: EQUALITY_OPS, values: fc.constantFrom("SLIDE", "COMPLEX") },
   { path: "content.updatedAt", operators: RANGE_OPS, values: timestamps },
+  { path: "contentName", operators: TEXT_OPS, values: fc.constantFrom("Menu", "menu", "enu", "") },
+  { path: "teamIds", operators: EQUALITY_OPS, values: teamIds },
   { path: "folder", operators: NULL_ONLY, values: fc.constant("") },
   { path: "folder.name", operators: TEXT_OPS, values: fc.constantFrom("Lobby", "lobby", "Floor 1", "o") },
   { path: "folder.parentId", operators: EQUALITY_OPS, values: folderIds },

@@ -39,6 +39,8 @@ export const itemResource = defineResource({
     secret: { type: "string", selectOnly: true },
     tagCount: { type: "number", sqlType: "integer", computed: { sql: "coalesce(cardinality(??), 0)", columns: ["tags"] } },
     content: { type: "relation", cardinality: "one", target: contentResource, localColumn: "content_id", targetColumn: "id" },
+    contentName: { type: "string", path: "content.name" },
+    teamIds: { type: "id", path: "teamAssignments.team.id", selectable: false },
     folder: { type: "relation", cardinality: "one", target: () => folderResource, localColumn: "folder_id", targetColumn: "id" },
   },
   folder: { parentField: "folderId", pathField: "folderPath" },

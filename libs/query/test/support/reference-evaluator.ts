@@ -74,6 +74,9 @@ function schema(data: Dataset): Record<string, Record<string, RefField>> {
   };
 }
 
+/** Fields declared with a relation path stand for that path. */
+const PATH_FIELDS: Record<string, string> = { contentName: "content.name", teamIds: "teamAssignments.team.id" };
+
 export class ReferenceEvaluator {
   private readonly entities: Record<string, Record<string, RefField>>;
 
@@ -93,7 +96,8 @@ export class ReferenceEvaluator {
   }
 
   private comparison(node: FilterComparison, root: Obj): boolean {
-    const segments = node.field.split(".");
+    const [first, ...rest] = node.field.split(".");
+    const segments = [...(PATH_FIELDS[first] ?? first).split("."), ...rest];
     let rows = [root];
     let entity = "item";
     let index = 0;
