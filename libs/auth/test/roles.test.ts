@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { Role } from "@signage/contracts/signage/common/v1/role_pb";
 import { isCallerRole, roleAtLeast, roleFromName, roleName, roleRank } from "../src/index.js";
+import { file_grpc_health_v1_health } from "@signage/contracts/grpc/health/v1/health_pb";
+import { methodPolicy } from "../src/interceptor/method-policy.js";
 
 describe("roles", () => {
   it("ranks DEVICE_USER < VIEWER < EDITOR < APPROVER < TECHNICIAN < OWNER < ADMIN (ROLES.md)", () => {
@@ -34,13 +36,10 @@ describe("roles", () => {
   });
 });
 
-import { file_grpc_health_v1_health } from "@signage/contracts/grpc/health/v1/health_pb";
-import { methodPolicy } from "../src/interceptor/method-policy.js";
-import { Role as R } from "@signage/contracts/signage/common/v1/role_pb";
 
 describe("method policy", () => {
   it("grpc.health.v1.Health is public: Kubernetes probes send no token", () => {
     const check = file_grpc_health_v1_health.services[0].methods.find((m) => m.name === "Check")!;
-    expect(methodPolicy(check).minRole).toBe(R.PUBLIC);
+    expect(methodPolicy(check).minRole).toBe(Role.PUBLIC);
   });
 });
