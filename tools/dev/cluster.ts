@@ -24,11 +24,10 @@ function start(name: string, entry: string, extra: Record<string, string>) {
   children.push(child);
 }
 
-const urls: Record<string, string> = {};
+// Every process gets every peer's address: the gateway calls all services, services call each other.
+const urls: Record<string, string> = Object.fromEntries(services.map((name, i) => [`${name.toUpperCase()}_URL`, `http://127.0.0.1:${basePort + i}`]));
 services.forEach((name, i) => {
-  const port = basePort + i;
-  urls[`${name.toUpperCase()}_URL`] = `http://127.0.0.1:${port}`;
-  start(name, `apps/${name}/src/main.ts`, { SERVICE_HOST: "127.0.0.1", SERVICE_PORT: String(port) });
+  start(name, `apps/${name}/src/main.ts`, { ...urls, SERVICE_HOST: "127.0.0.1", SERVICE_PORT: String(basePort + i) });
 });
 start("gateway", "apps/gateway/src/main.ts", urls);
 

@@ -5,8 +5,8 @@ import { resolve } from "node:path";
 import { trace } from "@opentelemetry/api";
 import { startEmbeddedPostgres } from "@signage/db";
 import { createInProcessBus, createJetStreamBus, type EventBus } from "@signage/events";
-import { createInMemoryTransport, createLogger, installGracefulShutdown, startTelemetry } from "@signage/platform";
-import { loadProcessKeys, startModule, type RunningModule } from "@signage/runtime";
+import { clientTracingInterceptor, createInMemoryTransport, createLogger, installGracefulShutdown, startTelemetry } from "@signage/platform";
+import { createLatePeers, loadProcessKeys, startModule, type RunningModule } from "@signage/runtime";
 import { createGateway, upstreamsByPackage } from "@signage/gateway";
 import { allFiles } from "@signage/contracts";
 import { allModules } from "./modules.js";
@@ -25,11 +25,15 @@ const bus: EventBus = env.NATS_URL ? await createJetStreamBus({ servers: env.NAT
 const keys = await loadProcessKeys(env, dataDir);
 const tracer = trace.getTracer("signage-embedded");
 
+const late = createLatePeers();
 const running: RunningModule[] = [];
-for (const module of allModules) running.push(await startModule(module, { databaseUrl, bus, keys, tracer, logger, env }));
+for (const module of allModules) running.push(await startModule(module, { databaseUrl, bus, keys, tracer, logger, env, peers: late.peers }));
+const transports = Object.fromEntries(running.map((m) => [m.name, createInMemoryTransport(m.service.routes, { interceptors: m.service.interceptors })]));
+// Service-to-service calls get client spans, as they would over the network.
+const clientInterceptors = [clientTracingInterceptor(tracer)];
+late.bind(Object.fromEntries(running.map((m) => [m.name, createInMemoryTransport(m.service.routes, { interceptors: m.service.interceptors, clientInterceptors })])));
 for (const m of running) await m.instance.start?.();
 
-const transports = Object.fromEntries(running.map((m) => [m.name, createInMemoryTransport(m.service.routes, { interceptors: m.service.interceptors })]));
 const gateway = createGateway({ files: allFiles, upstreams: upstreamsByPackage(transports), logger });
 const server = gateway.app.listen(port, host);
 await new Promise<void>((ok, fail) => server.once("listening", ok).once("error", fail));

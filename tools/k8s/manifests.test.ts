@@ -261,11 +261,15 @@ function signageProblems(objs: Obj[], opts: { otel: boolean }): string[] {
     } else {
       if (envValue(c, "GATEWAY_HOST") !== "0.0.0.0") problems.push(`gateway: GATEWAY_HOST must be 0.0.0.0`);
       if (envValue(c, "GATEWAY_PORT") !== String(HTTP_PORT)) problems.push(`gateway: GATEWAY_PORT must be ${HTTP_PORT}`);
-      for (const target of GRPC_SERVICES) {
-        const want = `http://${target}:${GRPC_PORT}`;
-        const got = envValue(c, `${target.toUpperCase()}_URL`);
-        if (got !== want) problems.push(`gateway: ${target.toUpperCase()}_URL is ${got}, want ${want}`);
-      }
+    }
+    // Peer addresses: the gateway dials every service and services dial each other (media -> core ...),
+    // set on the container or through the shared ConfigMap.
+    const config = objs.find((o) => o.kind === "ConfigMap" && isNamed(o, CONFIG));
+    for (const target of GRPC_SERVICES) {
+      const key = `${target.toUpperCase()}_URL`;
+      const want = `http://${target}:${GRPC_PORT}`;
+      const got = envValue(c, key) ?? config?.data?.[key];
+      if (got !== want) problems.push(`${svc}: ${key} is ${got}, want ${want}`);
     }
     const fromConfig = (c.envFrom ?? []).some((e: Obj) => e.configMapRef && isNamed({ metadata: { name: e.configMapRef.name } }, CONFIG));
     if (!fromConfig) problems.push(`${svc}: must load envFrom ConfigMap ${CONFIG}`);

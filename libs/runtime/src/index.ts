@@ -10,3 +10,4 @@ export { listRpc, type ListRpcOptions } from "./list/list-rpc.js";
 export { rowToMessage } from "./list/row-to-message.js";
 export { listQueryErrorInterceptor } from "./list/list-error-interceptor.js";
 export { tenantReplicaMigration } from "./tenants/tenant-replica-migration.js";
+export { createPeers, createLatePeers, peersFromEnv, onBehalfOf, type Peers } from "./peers/peers.js";

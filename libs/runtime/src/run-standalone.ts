@@ -3,7 +3,8 @@
 // graceful shutdown on SIGTERM (drain, then module, bus and telemetry).
 import { trace } from "@opentelemetry/api";
 import { createJetStreamBus } from "@signage/events";
-import { createLogger, installGracefulShutdown, loadConfig, startTelemetry } from "@signage/platform";
+import { clientTracingInterceptor, createLogger, installGracefulShutdown, loadConfig, startTelemetry } from "@signage/platform";
+import { peersFromEnv } from "./peers/peers.js";
 import { serviceProcessConfigSchema } from "./config.js";
 import { loadProcessKeys } from "./keys.js";
 import { startModule } from "./start-module.js";
@@ -20,13 +21,15 @@ export async function runStandalone(module: ServiceModule, env: Record<string, s
     logger,
     name: module.name,
   });
+  const tracer = trace.getTracer(`signage-${module.name}`);
   const running = await startModule(module, {
     databaseUrl: config.DATABASE_URL,
     bus,
     keys: await loadProcessKeys(env, config.DATA_DIR),
-    tracer: trace.getTracer(`signage-${module.name}`),
+    tracer,
     logger,
     env,
+    peers: peersFromEnv(env, [clientTracingInterceptor(tracer)]),
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
   });
   const listening = await running.service.listen({ host: config.SERVICE_HOST, port: config.SERVICE_PORT });

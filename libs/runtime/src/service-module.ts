@@ -6,6 +6,7 @@ import type { EventBus } from "@signage/events";
 import type { IdGenerator } from "@signage/db";
 import type { PublicKey, SigningKeys, TenantDirectory, TotpChecker } from "@signage/auth";
 import type { Logger } from "@signage/platform";
+import type { Peers } from "./peers/peers.js";
 
 export type ServiceName = "core" | "media" | "integration" | "reporting" | "licensing";
 
@@ -19,6 +20,8 @@ export interface ModuleContext {
   /** Only where the private key is configured (core signs tokens). */
   signingKeys?: SigningKeys;
   env: Record<string, string | undefined>;
+  /** Other services over RPC (in memory or over the network, by composition). */
+  peers: Peers;
 }
 
 export interface ModuleInstance {

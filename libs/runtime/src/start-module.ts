@@ -7,6 +7,7 @@ import { createDatabase, newId, type Database } from "@signage/db";
 import type { EventBus } from "@signage/events";
 import { createService, serverTracingInterceptor, type Logger, type Service } from "@signage/platform";
 import type { ProcessKeys } from "./keys.js";
+import { createPeers, type Peers } from "./peers/peers.js";
 import { listQueryErrorInterceptor } from "./list/list-error-interceptor.js";
 import type { ModuleInstance, ServiceModule } from "./service-module.js";
 
@@ -18,6 +19,8 @@ export interface SharedInfra {
   logger: Logger;
   env: Record<string, string | undefined>;
   shutdownTimeoutMs?: number;
+  /** Other services; default: none reachable (a peer call fails with a clear error). */
+  peers?: Peers;
 }
 
 export interface RunningModule {
@@ -41,6 +44,7 @@ export async function startModule(module: ServiceModule, infra: SharedInfra): Pr
     publicKey: infra.keys.publicKey,
     signingKeys: infra.keys.signingKeys,
     env: infra.env,
+    peers: infra.peers ?? createPeers(() => undefined),
   });
   const verifier = createTokenVerifier({ publicKey: infra.keys.publicKey });
   const service = createService({
