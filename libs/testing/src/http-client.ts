@@ -30,10 +30,10 @@ export function createHttpClient(baseUrl: string): HttpClient {
     for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
-    let body: BodyInit | undefined;
+    let body: RequestInit["body"];
     const b = options.body;
     if (b === undefined) body = undefined;
-    else if (typeof b === "string" || b instanceof Uint8Array || b instanceof FormData || b instanceof Blob || b instanceof URLSearchParams) body = b as BodyInit;
+    else if (typeof b === "string" || b instanceof Uint8Array || b instanceof FormData || b instanceof Blob || b instanceof URLSearchParams) body = b as RequestInit["body"];
     else {
       body = JSON.stringify(b);
       headers["content-type"] ??= "application/json";
