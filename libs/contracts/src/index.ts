@@ -6,6 +6,7 @@ import { file_grpc_health_v1_health } from "./gen/grpc/health/v1/health_pb.js";
 import { file_signage_common_v1_error } from "./gen/signage/common/v1/error_pb.js";
 import { file_signage_common_v1_list } from "./gen/signage/common/v1/list_pb.js";
 import { file_signage_common_v1_role } from "./gen/signage/common/v1/role_pb.js";
+import { file_signage_common_v1_stream } from "./gen/signage/common/v1/stream_pb.js";
 import { file_signage_common_v1_teams } from "./gen/signage/common/v1/teams_pb.js";
 import { file_signage_core_v1_auth } from "./gen/signage/core/v1/auth_pb.js";
 import { file_signage_core_v1_customer } from "./gen/signage/core/v1/customer_pb.js";
@@ -25,6 +26,7 @@ export const allFiles: readonly DescFile[] = [
   file_signage_common_v1_error,
   file_signage_common_v1_list,
   file_signage_common_v1_role,
+  file_signage_common_v1_stream,
   file_signage_common_v1_teams,
   file_signage_core_v1_auth,
   file_signage_core_v1_customer,

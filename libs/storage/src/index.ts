@@ -1,0 +1,1 @@
+export { BlobNotFoundError, type BlobInfo, type BlobRead, type BlobStore, type ByteRange } from "./blob-store.js";
