@@ -4,6 +4,7 @@ import type { Caller } from "../caller.js";
 import type { PublicKey } from "../keys/signing-keys.js";
 import { accessClaimsSchema } from "./claims.js";
 import { TokenError } from "./token-error.js";
+import { createVerifiedTokenCache } from "./verified-token-cache.js";
 
 export interface TokenVerifier {
   /** The caller of a valid access token; throws TokenError otherwise. */
@@ -16,6 +17,8 @@ export interface TokenVerifierOptions {
   clockToleranceSeconds?: number;
   /** Clock in ms; injectable for tests. */
   now?: () => number;
+  /** Verified tokens remembered until they expire; 0 turns the cache off. Default 10,000. */
+  cacheSize?: number;
 }
 
 export function createTokenVerifier({
@@ -23,9 +26,13 @@ export function createTokenVerifier({
   issuer = "signage",
   clockToleranceSeconds = 5,
   now = Date.now,
+  cacheSize = 10_000,
 }: TokenVerifierOptions): TokenVerifier {
+  const cache = cacheSize > 0 ? createVerifiedTokenCache(cacheSize, now) : undefined;
   return {
     async verify(token) {
+      const cached = cache?.get(token);
+      if (cached) return cached;
       let payload: unknown;
       try {
         ({ payload } = await jwtVerify(token, publicKey.key, {
@@ -46,7 +53,7 @@ export function createTokenVerifier({
       const role = roleFromName(claims.data.role);
       if (role === undefined || !isCallerRole(role)) throw new TokenError("invalid", "access token role invalid");
       const c = claims.data;
-      return {
+      const caller: Caller = {
         subject: c.sub,
         userId: c.uid,
         customerId: c.cid,
@@ -56,6 +63,9 @@ export function createTokenVerifier({
         kind: c.kind,
         token,
       };
+      // Remembered until exp (jose checked that it is present and numeric).
+      cache?.set(token, caller, (payload as { exp: number }).exp * 1000);
+      return caller;
     },
   };
 }
