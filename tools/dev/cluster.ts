@@ -14,7 +14,7 @@ const services = ["core", "media", "integration", "reporting", "licensing"];
 const children: ChildProcess[] = [];
 
 function start(name: string, entry: string, extra: Record<string, string>) {
-  const child = spawn(process.execPath, ["--import", "tsx", entry], { cwd: root, env: { ...env, ...extra }, stdio: ["ignore", "inherit", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "--import", "@signage/platform/register", entry], { cwd: root, env: { ...env, ...extra }, stdio: ["ignore", "inherit", "inherit"] });
   child.on("exit", (code, signal) => {
     if (!stopping) {
       console.error(`${name} exited (${code ?? signal}); stopping the cluster`);

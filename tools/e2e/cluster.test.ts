@@ -2,13 +2,17 @@
 // over gRPC, customer.created through NATS JetStream into media.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type Cluster } from "./cluster-harness.js";
+import { startOtlpReceiver, type OtlpReceiver } from "./otlp-receiver.js";
 
 let cluster: Cluster;
+let otlp: OtlpReceiver;
 beforeAll(async () => {
-  cluster = await startCluster();
+  otlp = await startOtlpReceiver();
+  cluster = await startCluster({ OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_BSP_SCHEDULE_DELAY: "200" });
 }, 120_000);
 afterAll(async () => {
   await cluster?.stop();
+  await otlp?.close();
 }, 60_000);
 
 async function token(username: string, password: string): Promise<string> {
@@ -111,5 +115,14 @@ describe("cluster composition over HTTP", () => {
     expect(spec.paths["/api/customer"].get["x-min-role"]).toBe("VIEWER");
     expect(spec.paths["/api/v2/fileFolder"].get.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(["page", "size", "sort", "search", "select", "customerId"]));
     expect((await fetch(`${cluster.baseUrl}/docs`)).headers.get("content-type")).toContain("text/html");
+  });
+
+  it("exports auto-instrumented spans over OTLP: HTTP and Koa in the gateway, pg in the services", async () => {
+    // Each process starts telemetry before importing http/koa/pg and runs with the ESM loader hook.
+    await token("admin@example.com", "admin-change-me");
+    const scopes = ["@opentelemetry/instrumentation-http", "@opentelemetry/instrumentation-koa", "@opentelemetry/instrumentation-pg"];
+    for (let i = 0; i < 100 && !scopes.every((s) => otlp.received().includes(s)); i++) await new Promise((r) => setTimeout(r, 100));
+    const body = otlp.received();
+    for (const scope of scopes) expect(body.includes(scope), `no span from ${scope}`).toBe(true);
   });
 });

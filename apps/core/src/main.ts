@@ -1,4 +1,9 @@
-import { runStandalone } from "@signage/runtime";
-import { coreModule } from "./module.js";
+// core as its own process. Telemetry starts first and everything else is
+// imported after it, so that http, pg and the rest are loaded already patched
+// (run with `--import @signage/platform/register` for the ESM loader hook).
+import { startTelemetry } from "@signage/platform/telemetry";
 
-await runStandalone(coreModule);
+const telemetry = startTelemetry({ serviceName: "core", otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT });
+const { runStandalone } = await import("@signage/runtime");
+const { coreModule } = await import("./module.js");
+await runStandalone(coreModule, process.env, { telemetry });

@@ -1,4 +1,9 @@
-import { runStandalone } from "@signage/runtime";
-import { reportingModule } from "./module.js";
+// reporting as its own process. Telemetry starts first and everything else is
+// imported after it, so that http, pg and the rest are loaded already patched
+// (run with `--import @signage/platform/register` for the ESM loader hook).
+import { startTelemetry } from "@signage/platform/telemetry";
 
-await runStandalone(reportingModule);
+const telemetry = startTelemetry({ serviceName: "reporting", otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT });
+const { runStandalone } = await import("@signage/runtime");
+const { reportingModule } = await import("./module.js");
+await runStandalone(reportingModule, process.env, { telemetry });

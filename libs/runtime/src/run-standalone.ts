@@ -3,16 +3,25 @@
 // graceful shutdown on SIGTERM (drain, then module, bus and telemetry).
 import { trace } from "@opentelemetry/api";
 import { createJetStreamBus } from "@signage/events";
-import { clientTracingInterceptor, createLogger, installGracefulShutdown, loadConfig, startTelemetry } from "@signage/platform";
+import { clientTracingInterceptor, createLogger, installGracefulShutdown, loadConfig, startTelemetry, type Telemetry } from "@signage/platform";
 import { peersFromEnv } from "./peers/peers.js";
 import { serviceProcessConfigSchema } from "./config.js";
 import { loadProcessKeys } from "./keys.js";
 import { startModule } from "./start-module.js";
 import type { ServiceModule } from "./service-module.js";
 
-export async function runStandalone(module: ServiceModule, env: Record<string, string | undefined> = process.env): Promise<void> {
+export interface StandaloneOptions {
+  /**
+   * Telemetry the entry point started before importing anything instrumented
+   * (http, koa, pg are patched only if the SDK runs before they load); started
+   * here otherwise.
+   */
+  telemetry?: Telemetry;
+}
+
+export async function runStandalone(module: ServiceModule, env: Record<string, string | undefined> = process.env, options: StandaloneOptions = {}): Promise<void> {
   const config = loadConfig(serviceProcessConfigSchema, env);
-  const telemetry = startTelemetry({ serviceName: module.name, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
+  const telemetry = options.telemetry ?? startTelemetry({ serviceName: module.name, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
   const logger = createLogger({ name: module.name, level: config.LOG_LEVEL });
   const bus = await createJetStreamBus({
     servers: config.NATS_URL,
