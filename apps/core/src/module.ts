@@ -4,14 +4,18 @@ import { createTokenIssuer, verifyTotpCode, type TotpChecker } from "@signage/au
 import { AuthService } from "@signage/contracts/signage/core/v1/auth_pb";
 import { CustomerService } from "@signage/contracts/signage/core/v1/customer_pb";
 import { UserService } from "@signage/contracts/signage/core/v1/user_pb";
+import { UserInterfaceProfileService } from "@signage/contracts/signage/core/v1/ui_profile_pb";
 import type { ServiceModule } from "@signage/runtime";
 import type { Knex } from "knex";
 import type { CoreDeps } from "./deps.js";
 import { customerService } from "./customers/customer-service.js";
 import { userService } from "./users/user-service.js";
+import { uiProfileService } from "./ui-profiles/ui-profile-service.js";
 import { authService } from "./oauth/auth-service.js";
-import { createDbTenantDirectory } from "./tenants/tenant-directory.js";
+import { createCustomerTenantDirectory } from "./customers/customer-directory.js";
 import { bootstrapAdmin } from "./users/bootstrap-admin.js";
+import { tagsArea } from "./tags/tags-area.js";
+import { coreTeams } from "./teams/core-teams.js";
 
 const ACCESS_TTL_SECONDS = 900;
 const REFRESH_TTL_SECONDS = 30 * 24 * 3600;
@@ -41,17 +45,28 @@ export const coreModule: ServiceModule = {
     };
     const adminEmail = ctx.env.ADMIN_EMAIL || "admin@example.com";
     const adminPassword = ctx.env.ADMIN_PASSWORD || "admin-change-me";
+    const teams = coreTeams({ knex: ctx.knex, bus: ctx.bus, newId: ctx.newId, peers: ctx.peers, logger: ctx.logger });
+    const tags = tagsArea(deps, (auth) => teams.accessOfAuth(auth));
     return {
       register(router: ConnectRouter) {
         router.service(CustomerService, customerService(deps));
-        router.service(UserService, userService(deps));
+        router.service(UserService, userService(deps, teams));
+        router.service(UserInterfaceProfileService, uiProfileService(deps.knex));
         router.service(AuthService, authService(deps));
+        tags.register(router);
+        teams.register(router);
       },
-      directory: createDbTenantDirectory(ctx.knex),
+      directory: createCustomerTenantDirectory(ctx.knex),
       totp: dbTotpChecker(ctx.knex),
       async start() {
         const { created } = await bootstrapAdmin(ctx.knex, ctx.newId, adminEmail, adminPassword);
         if (created) ctx.logger.info({ email: adminEmail }, "bootstrap super admin created");
+        await tags.start();
+        teams.start();
+      },
+      async stop() {
+        await tags.stop();
+        await teams.stop();
       },
     };
   },

@@ -14,6 +14,7 @@ import type { Upstreams } from "./upstreams.js";
 import type { Log } from "./log.js";
 import { tracingMiddleware } from "./http/tracing-middleware.js";
 import { trace } from "@opentelemetry/api";
+import { DEFAULT_STREAMING_OPTIONS, type StreamingOptions } from "./streaming/index.js";
 
 export interface GatewayOptions {
   files: readonly DescFile[];
@@ -23,6 +24,8 @@ export interface GatewayOptions {
   callTimeoutMs?: number;
   /** Explicit edges protobuf cannot model (multipart, binary, CSV ...). */
   extraRoutes?: (router: Router) => void;
+  /** Streamed uploads/downloads (size ceiling, chunk size). */
+  streaming?: Partial<StreamingOptions>;
 }
 
 export interface Gateway {
@@ -65,6 +68,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   mountRpcRoutes(router, routes, options.upstreams, {
     maxJsonBodyBytes: options.maxJsonBodyBytes ?? 5 * 1024 * 1024,
     maxMultipartBytes: 2 * 1024 * 1024 + 1,
+    streaming: { ...DEFAULT_STREAMING_OPTIONS, ...options.streaming },
     callTimeoutMs,
   });
 

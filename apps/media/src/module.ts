@@ -5,15 +5,37 @@ import { FileFolderService } from "@signage/contracts/signage/media/v1/file_fold
 import { createReplicaTenantDirectory, subscribeTenantReplica, type ServiceModule } from "@signage/runtime";
 import { fileFolderService } from "./folders/file-folder-service.js";
 import { ensureRootFolder } from "./folders/root-folder.js";
+import { FileService } from "@signage/contracts/signage/media/v1/file_pb";
+import { fileService } from "./files/file-service.js";
+import { fileDepsOf } from "./files/file-deps-of.js";
+import { scheduleValiditySweep } from "./validity/validity-sweep.js";
+import { CustomAppService } from "@signage/contracts/signage/media/v1/custom_app_pb";
+import { customAppService } from "./custom-apps/custom-app-service.js";
+import { zipLimitsFromEnv } from "./custom-apps/package/zip-limits.js";
+import { mediaTeams } from "./teams/media-teams.js";
+import { BlobAccessService, FileUploadService } from "@signage/contracts/signage/media/v1/upload_pb";
+import { blobAccessService, createMediaStorage } from "./storage/index.js";
+import { fileUploadService, scheduleSessionSweep, type UploadDeps } from "./uploads/index.js";
 
 export const mediaModule: ServiceModule = {
   name: "media",
   migrationsDir: new URL("../migrations/", import.meta.url),
   create(ctx) {
     let subscription: Subscription | undefined;
+    const teams = mediaTeams({ knex: ctx.knex, bus: ctx.bus, peers: ctx.peers });
+    const storage = createMediaStorage(ctx.env);
+    const files = fileDepsOf(ctx, { teams: teams.hooks, urls: storage.urls, blobs: storage.blobs });
+    const uploads: UploadDeps = { files, store: storage.store, storage, peers: ctx.peers };
+    let uploadSweep: { stop(): Promise<void> } | undefined;
+    let sweep: { stop(): Promise<void> } | undefined;
     return {
       register(router: ConnectRouter) {
-        router.service(FileFolderService, fileFolderService(ctx.knex));
+        router.service(FileFolderService, fileFolderService(files));
+        router.service(FileService, fileService(files, ctx.peers));
+        teams.register(router);
+        router.service(FileUploadService, fileUploadService(uploads));
+        router.service(BlobAccessService, blobAccessService(uploads));
+        router.service(CustomAppService, customAppService({ knex: ctx.knex, store: storage.store, newId: ctx.newId, limits: zipLimitsFromEnv(ctx.env) }));
       },
       directory: createReplicaTenantDirectory(ctx.knex),
       async start() {
@@ -21,11 +43,18 @@ export const mediaModule: ServiceModule = {
           onCreated: (trx, customer) => ensureRootFolder(trx, customer.id, ctx.newId),
           onDeleted: async (trx, customer) => {
             await trx("file_folder").where({ customer_id: customer.id }).delete();
+            await trx("custom_app").where({ customer_id: customer.id }).delete();
           },
         });
+        await teams.start();
+        uploadSweep = scheduleSessionSweep(ctx.knex, storage.store, ctx.logger, storage.config.sweepIntervalMs);
+        sweep = scheduleValiditySweep(files, Number(ctx.env.MEDIA_VALIDITY_SWEEP_MS ?? 60_000));
       },
       async stop() {
+        await sweep?.stop();
+        await uploadSweep?.stop();
         await subscription?.stop();
+        await teams.stop();
       },
     };
   },

@@ -30,14 +30,32 @@ export { applyScope } from "./scope/apply-scope.js";
 export { resolveScope, ALL_CUSTOMERS, type ResolveScopeInput } from "./scope/resolve-scope.js";
 export {
   createInMemoryTenantDirectory,
+  tenantBlock,
   type InMemoryTenantDirectory,
+  type TenantAccess,
   type TenantDirectory,
 } from "./scope/tenant-directory.js";
 
 export { generateTotpSecret, totpUri, verifyTotpCode, currentTotpCode, type TotpChecker } from "./totp/totp.js";
-export type { CaptchaChecker } from "./captcha.js";
+export { captchaFromEnv, createRecaptchaVerifier, DEFAULT_RECAPTCHA_ENDPOINT, type CaptchaChecker, type RecaptchaVerifierOptions } from "./captcha.js";
 
 export { createAuthInterceptor, type AuthInterceptorOptions } from "./interceptor/auth-interceptor.js";
 export { authContextKey, requireAuth, type AuthContext } from "./interceptor/auth-context.js";
 export { methodPolicy, type MethodPolicy } from "./interceptor/method-policy.js";
+export { sensitiveFieldRules, touchedSensitiveField, type SensitiveFieldRule } from "./interceptor/sensitive-fields.js";
 export { forwardAuthInterceptor, callerHeaders } from "./interceptor/forward-auth.js";
+
+export {
+  resolveTeamAccess,
+  resourceAccess,
+  mayCreateInRoot,
+  DEFAULT_TEAM_ACCESS_SETTINGS,
+  FULL_TEAM_ACCESS,
+  type TeamAccess,
+  type TeamAccessSettings,
+  type TeamFacts,
+  type TeamMembership,
+  type ResourceTeamAssignment,
+  type RootCreationArea,
+} from "./teams/team-access.js";
+export { teamVisibilityHook, teamReadOnlyHook, type TeamColumns, type TeamScopeTarget } from "./teams/team-sql.js";

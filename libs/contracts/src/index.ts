@@ -10,12 +10,21 @@ import { file_signage_common_v1_stream } from "./gen/signage/common/v1/stream_pb
 import { file_signage_common_v1_teams } from "./gen/signage/common/v1/teams_pb.js";
 import { file_signage_core_v1_auth } from "./gen/signage/core/v1/auth_pb.js";
 import { file_signage_core_v1_customer } from "./gen/signage/core/v1/customer_pb.js";
+import { file_signage_core_v1_quick_filter } from "./gen/signage/core/v1/quick_filter_pb.js";
+import { file_signage_core_v1_tag } from "./gen/signage/core/v1/tag_pb.js";
+import { file_signage_core_v1_team } from "./gen/signage/core/v1/team_pb.js";
+import { file_signage_core_v1_ui_profile } from "./gen/signage/core/v1/ui_profile_pb.js";
 import { file_signage_core_v1_user } from "./gen/signage/core/v1/user_pb.js";
 import { file_signage_integration_v1_webhook_action } from "./gen/signage/integration/v1/webhook_action_pb.js";
 import { file_signage_licensing_v1_limits } from "./gen/signage/licensing/v1/limits_pb.js";
+import { file_signage_media_v1_custom_app } from "./gen/signage/media/v1/custom_app_pb.js";
 import { file_signage_media_v1_file_folder } from "./gen/signage/media/v1/file_folder_pb.js";
+import { file_signage_media_v1_file } from "./gen/signage/media/v1/file_pb.js";
+import { file_signage_media_v1_media_teams } from "./gen/signage/media/v1/media_teams_pb.js";
+import { file_signage_media_v1_upload } from "./gen/signage/media/v1/upload_pb.js";
 import { file_signage_options_v1_options } from "./gen/signage/options/v1/options_pb.js";
 import { file_signage_reporting_v1_statistics } from "./gen/signage/reporting/v1/statistics_pb.js";
+import { file_signage_teams_v1_team_assignments } from "./gen/signage/teams/v1/team_assignments_pb.js";
 import { file_signage_testing_v1_probe } from "./gen/signage/testing/v1/probe_pb.js";
 
 /** Every file descriptor generated from proto/. */
@@ -30,11 +39,20 @@ export const allFiles: readonly DescFile[] = [
   file_signage_common_v1_teams,
   file_signage_core_v1_auth,
   file_signage_core_v1_customer,
+  file_signage_core_v1_quick_filter,
+  file_signage_core_v1_tag,
+  file_signage_core_v1_team,
+  file_signage_core_v1_ui_profile,
   file_signage_core_v1_user,
   file_signage_integration_v1_webhook_action,
   file_signage_licensing_v1_limits,
+  file_signage_media_v1_custom_app,
   file_signage_media_v1_file_folder,
+  file_signage_media_v1_file,
+  file_signage_media_v1_media_teams,
+  file_signage_media_v1_upload,
   file_signage_options_v1_options,
   file_signage_reporting_v1_statistics,
+  file_signage_teams_v1_team_assignments,
   file_signage_testing_v1_probe,
 ];

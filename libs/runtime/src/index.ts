@@ -3,7 +3,7 @@ export { loadProcessKeys, type ProcessKeys } from "./keys.js";
 export { startModule, type RunningModule, type SharedInfra } from "./start-module.js";
 export { runStandalone, type StandaloneOptions } from "./run-standalone.js";
 export { serviceProcessConfigSchema, type ServiceProcessConfig } from "./config.js";
-export { createTenantReplicaTable, addTenantAccessColumns, createReplicaTenantDirectory, upsertTenant, markTenantDeleted, type TenantFacts } from "./tenants/tenant-replica.js";
+export { createTenantReplicaTable, addTenantAccessColumns, createReplicaTenantDirectory, upsertTenant, markTenantDeleted, tenantStorageSize, type TenantFacts } from "./tenants/tenant-replica.js";
 export { subscribeTenantReplica, type TenantHooks } from "./tenants/tenant-consumer.js";
 export { contractOnlyModule } from "./contract-only-module.js";
 export { listRpc, type ListRpcOptions } from "./list/list-rpc.js";
@@ -11,3 +11,25 @@ export { rowToMessage } from "./list/row-to-message.js";
 export { listQueryErrorInterceptor } from "./list/list-error-interceptor.js";
 export { tenantReplicaMigration } from "./tenants/tenant-replica-migration.js";
 export { createPeers, createLatePeers, peersFromEnv, onBehalfOf, type Peers } from "./peers/peers.js";
+export * from "./tags/index.js";
+export * from "./quick-filters/index.js";
+export { TeamEvent, TEAM_EVENT_TYPES, type TeamEventData, type UserTeamsChangedData, type UserAccessChangedData, type TeamSettingsChangedData } from "./teams/team-events.js";
+export { createTeamAssignmentTable, createTeamReplicaTables, addTeamIdsColumn, dropTeamIdsColumn } from "./teams/team-tables.js";
+export { replicaTeamFacts, settingsFromRow, settingsToRow, type TeamFactsSource } from "./teams/team-facts.js";
+export { createTeamAccessResolver, teamAccessForCaller, type TeamAccessResolver } from "./teams/team-access-resolver.js";
+export { parseTeamIdsParam } from "./teams/team-ids-param.js";
+export { teamResourceTables, tableOf, type TeamResourceTable, type TeamResourceTables } from "./teams/team-resource-tables.js";
+export {
+  assignOnCreate,
+  deleteResourceAssignments,
+  assignmentsOfResource,
+  assignmentsOfResources,
+  refreshTeamIds,
+  removeTeamEverywhere,
+  writeAssignments,
+  countsOfTeams,
+  resourcesOfTeam,
+} from "./teams/team-assignment-store.js";
+export { localTeamDirectory, replicaTeamDirectory, type TeamDirectory } from "./teams/team-directory.js";
+export { teamAssignmentService, updateResourceTeams, updateTeamResources, requireWritable, type TeamAssignmentDeps } from "./teams/team-assignment-service.js";
+export { subscribeTeamReplica, applyTeamEvent, type TeamReplicaOptions } from "./teams/team-replica-consumer.js";

@@ -2,9 +2,9 @@
 // process (cluster) or next to the others in one process (embedded).
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { Knex } from "knex";
-import type { EventBus } from "@signage/events";
+import type { EventBus, Outbox } from "@signage/events";
 import type { IdGenerator } from "@signage/db";
-import type { PublicKey, SigningKeys, TenantDirectory, TotpChecker } from "@signage/auth";
+import type { CaptchaChecker, PublicKey, SigningKeys, TenantDirectory, TotpChecker } from "@signage/auth";
 import type { Logger } from "@signage/platform";
 import type { Peers } from "./peers/peers.js";
 
@@ -13,6 +13,8 @@ export type ServiceName = "core" | "media" | "integration" | "reporting" | "lice
 export interface ModuleContext {
   knex: Knex;
   bus: EventBus;
+  /** Events written in the caller's transaction, published after commit (nothing lost on a crash). */
+  outbox: Outbox;
   logger: Logger;
   newId: IdGenerator;
   /** Every service verifies tokens with the public key. */
@@ -30,6 +32,8 @@ export interface ModuleInstance {
   directory: TenantDirectory;
   /** Checks x-totp for sensitive methods (only core holds the secrets). */
   totp?: TotpChecker;
+  /** CAPTCHA on sensitive calls; default from the environment (`RECAPTCHA_SECRET`), off without it. */
+  captcha?: CaptchaChecker;
   /** After the server listens: subscriptions, bootstrap data. */
   start?(): Promise<void>;
   /** Before the database and bus close. */

@@ -2,9 +2,9 @@
 // (migrated), its handlers behind the tracing and auth interceptors, and the
 // health service. The caller decides how it is reached (port or in memory).
 import type { Tracer } from "@opentelemetry/api";
-import { createAuthInterceptor, createTokenVerifier } from "@signage/auth";
+import { captchaFromEnv, createAuthInterceptor, createTokenVerifier } from "@signage/auth";
 import { createDatabase, newId, type Database } from "@signage/db";
-import type { EventBus } from "@signage/events";
+import { createOutbox, createOutboxTable, type EventBus } from "@signage/events";
 import { createService, serverTracingInterceptor, type Logger, type Service } from "@signage/platform";
 import type { ProcessKeys } from "./keys.js";
 import { createPeers, type Peers } from "./peers/peers.js";
@@ -36,9 +36,13 @@ export async function startModule(module: ServiceModule, infra: SharedInfra): Pr
   const logger = infra.logger.child({ service: module.name });
   const db = await createDatabase({ url: infra.databaseUrl, schema: module.name, migrationsDir: module.migrationsDir, logger });
   await db.migrate();
+  // Infrastructure table like knex's own migration table: every service schema has one.
+  await createOutboxTable(db.knex);
+  const outbox = createOutbox({ knex: db.knex, bus: infra.bus, logger });
   const instance = await module.create({
     knex: db.knex,
     bus: infra.bus,
+    outbox,
     logger,
     newId,
     publicKey: infra.keys.publicKey,
@@ -53,11 +57,12 @@ export async function startModule(module: ServiceModule, infra: SharedInfra): Pr
     register: instance.register,
     interceptors: [
       serverTracingInterceptor(infra.tracer),
-      createAuthInterceptor({ verifier, directory: instance.directory, totp: instance.totp }),
+      createAuthInterceptor({ verifier, directory: instance.directory, totp: instance.totp, captcha: instance.captcha ?? captchaFromEnv(infra.env) }),
       listQueryErrorInterceptor,
     ],
     shutdownTimeoutMs: infra.shutdownTimeoutMs,
   });
+  outbox.start();
   return {
     name: module.name,
     service,
@@ -66,6 +71,7 @@ export async function startModule(module: ServiceModule, infra: SharedInfra): Pr
     async stop() {
       await service.close();
       await instance.stop?.();
+      await outbox.stop();
       await db.close();
     },
   };

@@ -15,7 +15,8 @@ export function customerColumns(f: CustomerFields, name: string | undefined): Re
   put("location", f.location);
   put("type", f.type);
   put("vertical", f.vertical === undefined ? undefined : Vertical[f.vertical]);
-  put("expiration_date", f.expirationDate === undefined ? undefined : new Date(Number(f.expirationDate)));
+  // JSON null cannot reach a proto3 optional field, so 0 clears the expiration date.
+  put("expiration_date", f.expirationDate === undefined ? undefined : f.expirationDate === 0n ? null : new Date(Number(f.expirationDate)));
   put("restricted", f.restricted);
   put("force_2fa", f.force2fa);
   put("needs_to_be_invoiced", f.needsToBeInvoiced);

@@ -14,6 +14,8 @@ export interface CustomerEventData {
   ownerSubresellerId: number | null;
   networkOwner: boolean;
   restricted: boolean;
+  /** Unix ms or null: every service refuses the customer's callers from then on. */
+  expirationDate: number | null;
 }
 
 export function publishCustomerEvent(bus: EventBus, type: string, data: CustomerEventData) {

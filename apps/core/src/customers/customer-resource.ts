@@ -36,8 +36,15 @@ export const customerResource = defineResource({
     storageSize: { type: "number", sqlType: "bigint" },
     ownerSubresellerId: { type: "number", sqlType: "bigint", index: "btree" },
     ownerSubresellerName: { type: "string", computed: { sql: "(SELECT o.name FROM customer o WHERE o.id = ??)", columns: ["owner_subreseller_id"] } },
-    // `subreseller=!NULL` finds network owners; the rendered object is computed.
-    subreseller: { type: "timestamp", column: "subreseller_since", selectable: false },
+    // "subreseller (object, present when the customer is a network owner)": computed, so it is
+    // rendered when selected; `subreseller=!NULL` finds network owners (partial index on subreseller_since).
+    subreseller: {
+      type: "json",
+      computed: {
+        sql: "CASE WHEN ?? IS NULL THEN NULL ELSE jsonb_build_object('id', ??, 'ownedCustomerCount', (SELECT count(*) FROM customer m WHERE m.owner_subreseller_id = ??)) END",
+        columns: ["subreseller_since", "id", "id"],
+      },
+    },
     hiddenUIElementRules: { type: "json", column: "hidden_ui_element_rules", selectOnly: true },
     customerMetadata: { type: "json", selectOnly: true },
     defaultEmergencyContentId: { type: "string", selectOnly: true },

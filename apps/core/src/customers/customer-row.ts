@@ -31,6 +31,7 @@ export interface CustomerRow {
   file_creation_in_root_for_team_users: boolean;
   default_emergency_content_id: string | null;
   platform: boolean;
+  branding_guideline: JsonValue | null;
 }
 
 /** Computed columns the customer queries add. */

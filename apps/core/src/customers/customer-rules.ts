@@ -25,7 +25,8 @@ function invalid(key: string, message: string, details: Record<string, string | 
 export function refuseAdminOnlyFields(caller: Caller, fields: CustomerFields): void {
   if (isAdmin(caller)) return;
   const set = ADMIN_ONLY.filter((name) => fields[name] !== undefined);
-  if (fields.ownerSubresellerId !== undefined) set.push("ownerSubresellerId");
+  // "ownerSubresellerId (ADMIN)"; a network owner naming itself states what happens anyway.
+  if (fields.ownerSubresellerId !== undefined && Number(fields.ownerSubresellerId) !== caller.customerId) set.push("ownerSubresellerId");
   if (set.length > 0) {
     throw invalid("customer.error.adminOnlyField", `Only ADMIN may set ${set.join(", ")}`, { fields: set.join(",") });
   }
@@ -61,5 +62,28 @@ export function checkNetworkOwnerTier(fields: CustomerFields, onCreate: boolean)
 export function checkNotSubresellerRequestByNonAdmin(caller: Caller, fields: CustomerFields): void {
   if (fields.createAsSubreseller && !isAdmin(caller)) {
     throw invalid("customer.error.adminOnlyField", "Only ADMIN may create a network owner", { fields: "createAsSubreseller" });
+  }
+}
+
+/**
+ * Fields that govern a customer's own access and licence: set by its manager (ADMIN, or its
+ * network owner), never by the customer itself; otherwise an OWNER could lift its own
+ * restriction or expiration ("restricted: true disables all access").
+ */
+const MANAGER_ONLY: Array<keyof CustomerFields> = ["restricted", "expirationDate", "licenseTier"];
+
+export function refuseManagerOnlyFieldsOnOwnCustomer(caller: Caller, targetId: number, fields: CustomerFields): void {
+  if (isAdmin(caller) || targetId !== caller.customerId) return;
+  const set = MANAGER_ONLY.filter((name) => fields[name] !== undefined);
+  if (set.length > 0) {
+    throw invalid("customer.error.managerOnlyField", `Only ADMIN or the customer's network owner may set ${set.join(", ")}`, { fields: set.join(",") });
+  }
+}
+
+/** The platform customer holds the super admins: blocking it would lock everyone out. */
+export function refuseBlockingPlatform(platform: boolean, fields: CustomerFields): void {
+  if (!platform) return;
+  if (fields.restricted === true || (fields.expirationDate !== undefined && fields.expirationDate !== 0n)) {
+    throw invalid("customer.error.platformCustomer", "The platform customer cannot be restricted or given an expiration date");
   }
 }

@@ -11,6 +11,8 @@ import {
   isAdmin,
   isNetworkOwnerCaller,
   refuseAdminOnlyFields,
+  refuseBlockingPlatform,
+  refuseManagerOnlyFieldsOnOwnCustomer,
   validateName,
 } from "./customer-rules.js";
 import {
@@ -24,6 +26,7 @@ import {
 import { createCustomerRoots } from "../folders/customer-roots.js";
 import { CustomerEvent, publishCustomerEvent, type CustomerEventData } from "./customer-events.js";
 import { listCustomers } from "./customer-list.js";
+import { brandingOf } from "./customer-branding.js";
 
 const notFound = (id: number) => serviceError(Code.NotFound, "customer.error.notFound", `Customer ${id} not found`, { id });
 const nameTaken = (name: string) => serviceError(Code.AlreadyExists, "customer.error.nameTaken", `A customer named '${name}' already exists`, { name });
@@ -35,6 +38,7 @@ const eventData = (c: CustomerView): CustomerEventData => ({
   ownerSubresellerId: c.owner_subreseller_id,
   networkOwner: c.subreseller_since !== null,
   restricted: c.restricted,
+  expirationDate: c.expiration_date ? c.expiration_date.getTime() : null,
 });
 
 export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof CustomerService>> {
@@ -82,6 +86,9 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
 
       let ownerId: number | null = ownerCreate ? auth.caller.customerId : fields.ownerSubresellerId !== undefined ? Number(fields.ownerSubresellerId) : null;
       if (!ownerCreate && ownerId !== null) {
+        if (fields.createAsSubreseller) {
+          throw serviceError(Code.InvalidArgument, "customer.error.subresellerCannotBeOwned", "A network owner cannot itself belong to a network owner", { ownerSubresellerId: ownerId });
+        }
         const owner = await knex("customer").where({ id: ownerId }).first();
         if (!owner?.subreseller_since) {
           throw serviceError(Code.InvalidArgument, "customer.error.notSubreseller", `Customer ${ownerId} is not a network owner`, { ownerSubresellerId: ownerId });
@@ -111,7 +118,9 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
       const id = Number(req.id);
       const fields = req.customer ?? ({} as NonNullable<typeof req.customer>);
       const row = await load(auth, id);
-            refuseAdminOnlyFields(auth.caller, fields);
+      refuseAdminOnlyFields(auth.caller, fields);
+      refuseManagerOnlyFieldsOnOwnCustomer(auth.caller, id, fields);
+      refuseBlockingPlatform(row.platform, fields);
       checkNotSubresellerRequestByNonAdmin(auth.caller, fields);
       if (!isAdmin(auth.caller) && row.owner_subreseller_id === auth.caller.customerId) checkNetworkOwnerTier(fields, false);
       const name = validateName(fields.name, false);
@@ -133,9 +142,11 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
       if ((await ownedCustomerCount(knex, id)) > 0) {
         throw serviceError(Code.FailedPrecondition, "customer.error.subresellerHasCustomers", `Customer ${id} still owns customers; move or delete them first`, { id });
       }
-      // Core's own rows (users, tokens, folders) go by ON DELETE CASCADE; other
-      // services delete theirs on `customer.deleted`.
-      await knex("customer").where({ id }).delete();
+      // Core's own rows (users, refresh tokens, API clients, folders, UI profiles) go in
+      // this one statement by ON DELETE CASCADE; from now on core's directory refuses the
+      // customer's tokens. Other services delete theirs (and refuse its tokens) on
+      // `customer.deleted`.
+      await knex.transaction((trx) => trx("customer").where({ id }).delete());
       await publish(CustomerEvent.deleted, row);
       return {};
     },
@@ -174,6 +185,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
       const auth = requireAuth(ctx);
       const id = Number(req.id);
       const row = await load(auth, id);
+      if (row.platform) throw serviceError(Code.InvalidArgument, "customer.error.platformCustomer", "The platform customer cannot be a network owner");
       if (row.owner_subreseller_id !== null) {
         throw serviceError(Code.FailedPrecondition, "customer.error.ownedCustomerCannotOwn", `Customer ${id} belongs to a network owner; move it out first`, { id });
       }
@@ -198,6 +210,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
       const auth = requireAuth(ctx);
       const id = Number(req.id);
       const row = await load(auth, id);
+      if (row.platform) throw serviceError(Code.InvalidArgument, "customer.error.platformCustomer", "The platform customer cannot belong to a network owner");
       let ownerId: number | null = null;
       if (req.subresellerId !== undefined) {
         ownerId = Number(req.subresellerId);
@@ -218,19 +231,20 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
       const auth = requireAuth(ctx);
       const id = auth.scope.kind === "tenants" ? auth.scope.customerIds[0] : auth.caller.customerId;
       if (!scopeIncludes(auth.scope, id)) throw notFound(id);
-      await load(auth, id);
-      // Branding kits are authored elsewhere; none is stored yet, so the read is an empty kit list.
-      return { brandingGuideline: { kits: [] } };
+      const row = await load(auth, id);
+      // "writes are not exposed": kits are stored by operators; a customer without any reads an empty kit list.
+      return { brandingGuideline: brandingOf(row.branding_guideline) };
     },
 
     async listTenantDirectory() {
-      const rows = await knex("customer").select("id", "owner_subreseller_id", "subreseller_since", "restricted");
+      const rows = await knex("customer").select("id", "owner_subreseller_id", "subreseller_since", "restricted", "expiration_date");
       return {
         entries: rows.map((r) => ({
           customerId: BigInt(r.id),
           ownerSubresellerId: r.owner_subreseller_id === null ? undefined : BigInt(r.owner_subreseller_id),
           networkOwner: r.subreseller_since !== null,
           restricted: r.restricted,
+          expirationDate: r.expiration_date ? BigInt((r.expiration_date as Date).getTime()) : undefined,
         })),
       };
     },

@@ -42,6 +42,6 @@ export function userToMessage(row: UserRow): User {
       expirationDate: ms(row.customer_expiration_date),
       force2fa: row.customer_force_2fa,
     },
-    userInterfaceProfile: row.ui_profile_id ? { id: row.ui_profile_id } : undefined,
+    userInterfaceProfile: row.ui_profile_id ? { id: BigInt(row.ui_profile_id), name: row.ui_profile_name ?? undefined } : undefined,
   });
 }

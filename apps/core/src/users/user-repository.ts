@@ -14,7 +14,8 @@ export function userView(knex: Knex | Knex.Transaction, scope: Scope): Knex.Quer
       customer_restricted: "c.restricted",
     })
     .select(knex.raw("c.subreseller_since IS NOT NULL as customer_network_owner"))
-    .select(knex.raw("EXISTS (SELECT 1 FROM user_profile_picture p WHERE p.user_id = u.id) as has_profile_picture"));
+    .select(knex.raw("EXISTS (SELECT 1 FROM user_profile_picture p WHERE p.user_id = u.id) as has_profile_picture"))
+    .select(knex.raw("(SELECT up.name FROM ui_profile up WHERE up.id = u.ui_profile_id) as ui_profile_name"));
   applyScope(qb, scope, "u.customer_id");
   return qb;
 }

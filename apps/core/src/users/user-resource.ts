@@ -2,6 +2,7 @@
 // secrets) are not declared, so no filter or projection can reach them.
 import { defineResource } from "@signage/query";
 import { customerResource } from "../customers/customer-resource.js";
+import { uiProfileResource } from "../ui-profiles/ui-profile-resource.js";
 
 const ROLES = ["ADMIN", "OWNER", "TECHNICIAN", "APPROVER", "EDITOR", "VIEWER", "DEVICE_USER"] as const;
 
@@ -11,6 +12,8 @@ export const userResource = defineResource({
   idColumn: "id",
   tenantColumn: "customer_id",
   defaultSort: ["email,asc"],
+  // Team memberships are users' team assignments (teams/user-teams.ts); `team_ids` carries them for visibility.
+  teams: { table: "team_assignment", teamIdType: "uuid" },
   fields: {
     id: { type: "id", sqlType: "uuid" },
     email: { type: "string", index: "trgm" },
@@ -35,5 +38,6 @@ export const userResource = defineResource({
     createdDate: { type: "timestamp" },
     customerId: { type: "number", sqlType: "bigint", column: "customer_id", selectable: false },
     customer: { type: "relation", cardinality: "one", target: customerResource, localColumn: "customer_id", targetColumn: "id" },
+    userInterfaceProfile: { type: "relation", cardinality: "one", target: uiProfileResource, localColumn: "ui_profile_id", targetColumn: "id" },
   },
 });

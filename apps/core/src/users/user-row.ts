@@ -25,7 +25,8 @@ export interface UserRow {
   last_login: Date | null;
   last_activity: Date | null;
   created_date: Date;
-  ui_profile_id: string | null;
+  ui_profile_id: number | null;
+  ui_profile_name?: string | null;
   // joined
   customer_name: string;
   customer_expiration_date: Date | null;

@@ -13,10 +13,11 @@ import { isUniqueViolation } from "../customers/customer-repository.js";
 import { revokeAllRefreshTokens } from "../oauth/refresh-tokens.js";
 import { listUsers } from "./user-list.js";
 import type { UserRow } from "./user-row.js";
+import type { CoreTeams } from "../teams/core-teams.js";
 
 const notFound = (email: string) => serviceError(Code.NotFound, "user.error.notFound", `User '${email}' not found`, { email });
 
-export function userService(deps: CoreDeps): Partial<ServiceImpl<typeof UserService>> {
+export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceImpl<typeof UserService>> {
   const { knex, newId } = deps;
 
   async function self(auth: AuthContext): Promise<UserRow> {
@@ -38,7 +39,7 @@ export function userService(deps: CoreDeps): Partial<ServiceImpl<typeof UserServ
 
   return {
     async listUsers(req, ctx) {
-      return listUsers(ctx, knex, req.query);
+      return listUsers(ctx, knex, req.query, await teams?.access(ctx));
     },
 
     async getMe(_req, ctx) {
@@ -59,7 +60,9 @@ export function userService(deps: CoreDeps): Partial<ServiceImpl<typeof UserServ
       checkAssignableRole(auth.caller, fields.role, true);
       checkAdminOnlyUserFields(auth.caller, fields);
       checkCreatePassword(fields);
-      if (req.teamIds?.trim()) {
+      // "POST /api/user/?customerId=<id>&teamIds=<id1>,<id2>"
+      const userTeams = teams ? await teams.parseCreateTeams(ctx, customerId, req.teamIds) : [];
+      if (!teams && req.teamIds?.trim()) {
         throw serviceError(Code.InvalidArgument, "team.error.notFound", `Unknown team id(s): ${req.teamIds}`, { teamIds: req.teamIds });
       }
       const id = newId();
@@ -73,7 +76,9 @@ export function userService(deps: CoreDeps): Partial<ServiceImpl<typeof UserServ
             auth_provider: authProviderName(fields.authProvider),
             password_hash: fields.password === undefined ? null : await hashPassword(fields.password),
           });
+          await teams?.assignCreatedUser(trx, id, customerId, userTeams);
         });
+        teams?.published();
       } catch (e) {
         if (isUniqueViolation(e)) throw serviceError(Code.AlreadyExists, "user.error.emailTaken", `A user with email '${email}' already exists`, { email });
         throw e;
@@ -109,8 +114,11 @@ export function userService(deps: CoreDeps): Partial<ServiceImpl<typeof UserServ
       return { user: userToMessage((await findUserById(knex, target.id))!) };
     },
 
-    async updateUserTeamAssignments() {
-      throw serviceError(Code.Unimplemented, "error.notImplemented", "User team assignments arrive with teams (core access model issue)");
+    async updateUserTeamAssignments(req, ctx) {
+      if (!teams) throw serviceError(Code.Unimplemented, "error.notImplemented", "User team assignments need core's teams");
+      const target = await inScope(requireAuth(ctx), req.email);
+      await teams.updateUserTeams(ctx, target.id, req.update);
+      return {};
     },
 
     async changePassword(req, ctx) {

@@ -29,6 +29,7 @@ export const STATUS_BY_KEY: Record<string, number> = {
   "upload.error.payloadTooLarge": 413,
   "media.error.unsupportedMediaType": 415,
   "storage.error.insufficientStorage": 507,
+  "storage.error.rangeNotSatisfiable": 416,
 };
 
 export function httpStatusFor(code: Code, key: string | undefined): number {

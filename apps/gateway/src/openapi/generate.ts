@@ -5,6 +5,7 @@ import type { DescField, DescMessage } from "@bufbuild/protobuf";
 import { Role } from "@signage/contracts/signage/common/v1/role_pb";
 import type { RestRoute } from "../routes/route-table.js";
 import { SchemaRegistry, type Schema } from "./schemas.js";
+import { streamingOpenApi } from "../streaming/openapi.js";
 
 const EMBEDDED = "signage.common.v1.ListQuery";
 const PAGE_INFO = "signage.common.v1.PageInfo";
@@ -66,6 +67,7 @@ function operation(route: RestRoute, schemas: SchemaRegistry): Record<string, un
       ...(response ? { "200": { description: "OK", content: { "application/json": { schema: response } } } } : { "204": { description: "No content" } }),
       default: { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorBody" } } } },
     },
+    ...streamingOpenApi(route),
   };
 }
 

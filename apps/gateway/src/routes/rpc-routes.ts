@@ -11,11 +11,14 @@ import { readFirstFile } from "../http/read-multipart.js";
 import { HttpError } from "../http/error-body.js";
 import { isHttpBodyShaped } from "../transcode/http-body.js";
 import { forwardHeaders } from "../http/forward-headers.js";
+import { DEFAULT_STREAMING_OPTIONS, mountStreamingRoute, type StreamingOptions } from "../streaming/index.js";
 
 export interface RpcRouteOptions {
   maxJsonBodyBytes: number;
   /** Cap for multipart uploads into HttpBody-shaped requests. */
   maxMultipartBytes: number;
+  /** Streamed bodies of client/server-streaming RPCs (apps/gateway/src/streaming). */
+  streaming?: StreamingOptions;
   callTimeoutMs: number;
 }
 
@@ -39,6 +42,10 @@ async function readBody(ctx: Context, route: RestRoute, options: RpcRouteOptions
 export function mountRpcRoutes(router: Router, routes: RestRoute[], upstreams: Upstreams, options: RpcRouteOptions): void {
   for (const route of routes) {
     const transport = upstreams.transportFor(route.service);
+    if (route.method.methodKind !== "unary") {
+      mountStreamingRoute(router, route, transport, options.streaming ?? DEFAULT_STREAMING_OPTIONS);
+      continue;
+    }
     const verb = route.verb.toLowerCase() as "get" | "post" | "put" | "delete" | "patch";
     router[verb](route.template.routerPath, async (ctx) => {
       const body = route.body ? await readBody(ctx, route, options) : undefined;

@@ -1,6 +1,9 @@
 // The folder list's fields (document 1 "File folder"; filters `parentId`
-// (`=NULL` for roots) and recursive `fileFolderPath`).
+// (`=NULL` for roots) and recursive `fileFolderPath`). readOnly and
+// firstFileThumbnail are completed per caller after the query (folder-list.ts).
 import { defineResource } from "@signage/query";
+
+const EMPTY_OBJECT = { sql: "json_build_object()", columns: [] };
 
 export const fileFolderResource = defineResource({
   table: "file_folder",
@@ -10,13 +13,46 @@ export const fileFolderResource = defineResource({
   defaultSort: ["name,asc"],
   fields: {
     id: { type: "id", sqlType: "uuid" },
-    name: { type: "string", index: "trgm" },
+    name: { type: "string", index: ["trgm", "btree"] },
     customerId: { type: "number", sqlType: "bigint", column: "customer_id" },
     fileFolderType: { type: "number", sqlType: "integer" },
     syncType: { type: "string" },
+    isRootSyncedFolder: { type: "boolean" },
+    isSyncedAlphaFolder: { type: "boolean", computed: { sql: "(?? = 'alpha')", columns: ["sync_source"] } },
+    isSyncedBetaFolder: { type: "boolean", computed: { sql: "(?? = 'beta')", columns: ["sync_source"] } },
+    isSyncedGammaFolder: { type: "boolean", computed: { sql: "(?? = 'gamma')", columns: ["sync_source"] } },
+    alphaCredentialId: { type: "string" },
+    betaTenantId: { type: "string" },
+    gammaCredentialId: { type: "string" },
+    autoSync: { type: "boolean" },
+    lastSync: { type: "timestamp", storage: "epochMs" },
+    lastChange: { type: "timestamp", storage: "epochMs" },
+    lastError: { type: "timestamp", storage: "epochMs" },
+    nextRefreshTime: { type: "timestamp", storage: "epochMs" },
+    syncErrorCounter: { type: "number", sqlType: "integer" },
     cleanupOutdatedFiles: { type: "boolean" },
     quickFilterId: { type: "id", sqlType: "text" },
-    autoSync: { type: "boolean" },
+    createDate: { type: "timestamp", column: "created_date" },
+    // Files directly in the folder (filtered folders: see folder-list.ts).
+    fileCount: { type: "number", computed: { sql: "(select count(*) from file fc where fc.file_folder_id = ??)", columns: ["id"] } },
+    // The first file's (by name) thumbnail blob key; turned into a URL per request.
+    firstFileThumbnail: {
+      type: "string",
+      computed: { sql: "(select ft.thumbnail_key from file ft where ft.file_folder_id = ?? order by ft.name, ft.id limit 1)", columns: ["id"] },
+    },
+    readOnly: { type: "boolean", computed: { sql: "false", columns: [] } },
+    alphaDriveFolderDetails: { type: "json", computed: { sql: "case when ?? = 'alpha' then ?? end", columns: ["sync_source", "sync_settings"] } },
+    betaDriveFolderDetails: { type: "json", computed: { sql: "case when ?? = 'beta' then ?? end", columns: ["sync_source", "sync_settings"] } },
+    gammaFolderDetails: { type: "json", computed: { sql: "case when ?? = 'gamma' then ?? end", columns: ["sync_source", "sync_settings"] } },
+    // Usage of the folder by channels, schedules, sub-channels and content: answered by core later; empty until then.
+    usageDetails: { type: "json", computed: { sql: "json_build_object('contentUsage', json_build_array())", columns: [] } },
+    campaignUsageDetails: { type: "json", computed: EMPTY_OBJECT },
+    topLevelCampaignUsageDetails: { type: "json", computed: EMPTY_OBJECT },
+    messageUsageDetails: { type: "json", computed: EMPTY_OBJECT },
   },
   folder: { parentField: "parentId", pathField: "fileFolderPath", parentColumn: "parent_id", pathColumn: "path", idType: "uuid" },
+  teams: { table: "team_assignment", teamIdType: "uuid" },
 });
+
+/** What `*` (or no select) renders besides the stored fields. */
+export const FOLDER_DEFAULT_EXTRAS = ["isSyncedAlphaFolder", "isSyncedBetaFolder", "isSyncedGammaFolder", "fileCount", "firstFileThumbnail", "readOnly"];

@@ -1,15 +1,96 @@
-// FileFolderService: the folder list of this slice (document 1 "File folder").
-import type { ServiceImpl } from "@connectrpc/connect";
-import type { Knex } from "knex";
-import { requireAuth } from "@signage/auth";
-import { listRpc } from "@signage/runtime";
-import { FileFolderSchema, type FileFolderService } from "@signage/contracts/signage/media/v1/file_folder_pb";
-import { fileFolderResource } from "./file-folder-resource.js";
+// FileFolderService: document 1 "Endpoints / Folders" (team assignment updates are
+// served by the teams service; cloud sync answers 501 after validation).
+import { Code, type ServiceImpl } from "@connectrpc/connect";
+import { requireAuth, serviceError } from "@signage/auth";
+import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
+import type { FileFolderService } from "@signage/contracts/signage/media/v1/file_folder_pb";
+import type { FileDeps } from "../files/file-deps.js";
+import { createFolder, checkFolderName } from "./folder-create.js";
+import { deleteFolder, removeBatch } from "./folder-delete.js";
+import { listFolders } from "./folder-list.js";
+import { moveBatch } from "./folder-move.js";
+import { requireFolder } from "./folder-repository.js";
+import { FOLDER_TYPE_FILTERED } from "./folder-row.js";
+import { createSyncedFolder, missingParameter, onSyncedFolder, syncNotImplemented } from "./folder-sync.js";
 
-export function fileFolderService(knex: Knex): Partial<ServiceImpl<typeof FileFolderService>> {
+export function fileFolderService(deps: FileDeps): Partial<ServiceImpl<typeof FileFolderService>> {
+  const { knex } = deps;
   return {
-    listFileFolders(req, ctx) {
-      return listRpc(ctx, { knex, resource: fileFolderResource, message: FileFolderSchema, query: req.query, scope: requireAuth(ctx).scope });
+    listFileFolders: (req, ctx) => listFolders(ctx, deps, req.query),
+
+    async createFileFolder(req, ctx) {
+      return { folder: await createFolder(ctx, deps, req) };
     },
+    async createFilteredFileFolder(req, ctx) {
+      return { folder: await createFolder(ctx, deps, { ...req, quickFilterId: req.quickFilterId ?? "" }) };
+    },
+    createSyncedAlphaDriveFolder: (req, ctx) => createSyncedFolder(ctx, deps, "alpha", req),
+    createSyncedBetaDriveFolder: (req, ctx) => createSyncedFolder(ctx, deps, "beta", req),
+    createSyncedGammaFolder: (req, ctx) => createSyncedFolder(ctx, deps, "gamma", req),
+    async browseGammaFolders(req) {
+      if (!req.credentialId?.trim()) throw missingParameter("credentialId");
+      return syncNotImplemented("Browsing gamma folders");
+    },
+    updateDesignExportFormat: (req, ctx) => onSyncedFolder(ctx, deps, req.folderId, "Re-exporting a gamma design folder", "gamma"),
+
+    async renameFileFolder(req, ctx) {
+      const auth = requireAuth(ctx);
+      if (!req.folderId?.trim()) throw missingParameter("folderId");
+      const name = checkFolderName(req.newName, "newName");
+      await knex.transaction(async (trx) => {
+        const folder = await requireFolder(trx, auth.scope, req.folderId.trim(), true);
+        if (folder.parent_id === null) throw serviceError(Code.InvalidArgument, "fileFolder.error.rootNotRenamable", "The root folder has no name", { fileFolderId: folder.id });
+        await deps.teams.assertWritable(trx, auth, "fileFolder", [folder.id]);
+        await trx("file_folder").where({ id: folder.id }).update({ name, update_date: trx.fn.now() });
+      });
+      return {};
+    },
+    async deleteFileFolder(req, ctx) {
+      await deleteFolder(ctx, deps, req.folderId, req.removeFromPlaylists ?? false);
+      return {};
+    },
+    async moveBatchToFolder(req, ctx) {
+      const batch = { fileIds: req.batch?.fileIds ?? [], folderIds: req.batch?.folderIds ?? [] };
+      return { folder: await moveBatch(ctx, deps, req.batch?.targetFolder?.id, batch) };
+    },
+    async removeBatch(req, ctx) {
+      await removeBatch(ctx, deps, { fileIds: req.batch?.fileIds ?? [], folderIds: req.batch?.folderIds ?? [] }, req.removeFromPlaylists ?? false);
+      return {};
+    },
+
+    async getFileFolderBreadcrumb(req, ctx) {
+      const auth = requireAuth(ctx);
+      if (!req.folderId?.trim()) throw missingParameter("folderId");
+      const folder = await requireFolder(knex, auth.scope, req.folderId.trim());
+      const { content } = await listFolders(ctx, deps, { size: folder.path.length } as ListQuery, (qb) => qb.whereRaw("f.id = any(?::uuid[])", [folder.path]));
+      const order = new Map(folder.path.map((id, i) => [id, i]));
+      return { fileFolders: content.sort((a, b) => order.get(a.id)! - order.get(b.id)!) };
+    },
+
+    async setCleanupOutdatedFiles(req, ctx) {
+      const auth = requireAuth(ctx);
+      if (!req.folderId?.trim()) throw missingParameter("folderId");
+      if (req.cleanupOutdatedFiles === undefined) throw missingParameter("cleanupOutdatedFiles");
+      await knex.transaction(async (trx) => {
+        const folder = await requireFolder(trx, auth.scope, req.folderId!.trim(), true);
+        if (folder.file_folder_type === FOLDER_TYPE_FILTERED) {
+          throw serviceError(Code.InvalidArgument, "fileFolder.error.filteredFolder", "A filtered folder holds no files to clean up", { fileFolderId: folder.id });
+        }
+        await deps.teams.assertWritable(trx, auth, "fileFolder", [folder.id]);
+        await trx("file_folder").where({ id: folder.id }).update({ cleanup_outdated_files: req.cleanupOutdatedFiles, update_date: trx.fn.now() });
+      });
+      return {};
+    },
+
+    synchronizeFileFolder: (req, ctx) => onSyncedFolder(ctx, deps, req.folderId, "Synchronizing a folder"),
+    async setAutoSync(req, ctx) {
+      if (req.autoSync === undefined) throw missingParameter("autoSync");
+      return onSyncedFolder(ctx, deps, req.folderId, "Setting auto-sync");
+    },
+    updateSyncedAlphaDriveFolderSettings: (req, ctx) => onSyncedFolder(ctx, deps, req.folderId, "Updating alpha synced folder settings", "alpha"),
+    updateSyncedBetaDriveFolderSettings: (req, ctx) => onSyncedFolder(ctx, deps, req.folderId, "Updating beta synced folder settings", "beta"),
+    setIgnoredSubfolders: (req, ctx) => onSyncedFolder(ctx, deps, req.folderId, "Setting ignored subfolders"),
+    detachAlphaCredential: (req, ctx) => onSyncedFolder(ctx, deps, req.folderId, "Detaching an alpha credential", "alpha"),
+    detachBetaTenant: (req, ctx) => onSyncedFolder(ctx, deps, req.folderId, "Detaching a beta tenant", "beta"),
   };
 }

@@ -6,13 +6,14 @@ import { AuthErrorKey } from "../errors/auth-error-keys.js";
 import { serviceError } from "../errors/service-error.js";
 import { roleAtLeast, roleName } from "../roles.js";
 import { resolveScope } from "../scope/resolve-scope.js";
-import type { TenantDirectory } from "../scope/tenant-directory.js";
+import { tenantBlock, type TenantDirectory } from "../scope/tenant-directory.js";
 import { TokenError } from "../tokens/token-error.js";
 import type { TokenVerifier } from "../tokens/verifier.js";
 import type { TotpChecker } from "../totp/totp.js";
 import { authContextKey } from "./auth-context.js";
 import { methodPolicy } from "./method-policy.js";
 import { peekCustomerId } from "./requested-customer.js";
+import { touchedSensitiveField } from "./sensitive-fields.js";
 
 export interface AuthInterceptorOptions {
   verifier: TokenVerifier;
@@ -21,13 +22,17 @@ export interface AuthInterceptorOptions {
   totp?: TotpChecker;
   /** CAPTCHA on sensitive methods; off when absent. */
   captcha?: CaptchaChecker;
+  /** Clock in ms for customer expiration; injectable for tests. */
+  now?: () => number;
 }
 
 /**
- * Server interceptor: default-deny on methods without `min_role`, token verification, role
- * check, sensitive-method checks, and the customer scope put into the handler context.
+ * Server interceptor: default-deny on methods without `min_role`, token verification, the
+ * caller's customer still usable (not deleted, restricted or expired: checked on every call,
+ * so a token is refused at once, not at its expiry), role check, sensitive checks (method
+ * option, or a set `sensitive_field`), and the customer scope put into the handler context.
  */
-export function createAuthInterceptor({ verifier, directory, totp, captcha }: AuthInterceptorOptions): Interceptor {
+export function createAuthInterceptor({ verifier, directory, totp, captcha, now = Date.now }: AuthInterceptorOptions): Interceptor {
   return (next) => async (req) => {
     const policy = methodPolicy(req.method);
     if (policy.minRole === Role.UNSPECIFIED) {
@@ -39,14 +44,15 @@ export function createAuthInterceptor({ verifier, directory, totp, captcha }: Au
       return next(req);
     }
 
-    const caller = await authenticate(verifier, req.header);
+    const caller = await currentCaller(await authenticate(verifier, req.header), directory, now());
     if (!roleAtLeast(caller.role, policy.minRole)) {
       throw serviceError(Code.PermissionDenied, AuthErrorKey.forbidden, "role too low for this operation", {
         requiredRole: roleName(policy.minRole),
         role: roleName(caller.role),
       });
     }
-    if (policy.sensitive) {
+    const sensitive = policy.sensitive || (!req.stream && touchedSensitiveField(req.method.input, req.message, policy.sensitiveFields) !== undefined);
+    if (sensitive) {
       await checkCaptcha(captcha, req.header, caller);
       await checkTotp(totp, req.header, caller);
     }
@@ -69,6 +75,25 @@ async function authenticate(verifier: TokenVerifier, header: Headers): Promise<C
     if (!(err instanceof TokenError)) throw err;
     throw serviceError(Code.Unauthenticated, AuthErrorKey.unauthorized, err.message, { reason: err.reason });
   }
+}
+
+/**
+ * "restricted: true disables all access"; an expired or deleted customer likewise. The
+ * directory's current network-owner status replaces the token's claim, so a demotion takes
+ * effect at once too.
+ */
+async function currentCaller(caller: Caller, directory: TenantDirectory, now: number): Promise<Caller> {
+  const access = await directory.access(caller.customerId);
+  switch (tenantBlock(access, now)) {
+    case "deleted":
+      throw serviceError(Code.Unauthenticated, AuthErrorKey.customerDeleted, "the caller's customer no longer exists", { customerId: caller.customerId });
+    case "restricted":
+      throw serviceError(Code.PermissionDenied, AuthErrorKey.customerRestricted, "the caller's customer is restricted: all access is blocked", { customerId: caller.customerId });
+    case "expired":
+      throw serviceError(Code.PermissionDenied, AuthErrorKey.customerExpired, "the caller's customer has expired", { customerId: caller.customerId });
+  }
+  if (access && access.networkOwner !== caller.networkOwner) return { ...caller, networkOwner: access.networkOwner };
+  return caller;
 }
 
 async function checkTotp(totp: TotpChecker | undefined, header: Headers, caller: Caller): Promise<void> {

@@ -1,11 +1,14 @@
 import { getOption, type DescField, type DescMethod } from "@bufbuild/protobuf";
 import { Role } from "@signage/contracts/signage/common/v1/role_pb";
 import { customer_selector, min_role, sensitive } from "@signage/contracts/signage/options/v1/options_pb";
+import { sensitiveFieldRules, type SensitiveFieldRule } from "./sensitive-fields.js";
 
 /** A method's access rules as written in its proto options. */
 export interface MethodPolicy {
   minRole: Role;
   sensitive: boolean;
+  /** Request fields that make a call sensitive when set (`sensitive_field`). */
+  sensitiveFields: readonly SensitiveFieldRule[];
   /** The request's top-level `customer_id` field, when the method documents the selector. */
   customerIdField: DescField | undefined;
 }
@@ -23,6 +26,7 @@ export function methodPolicy(method: DescMethod): MethodPolicy {
     policy = {
       minRole: PUBLIC_SERVICES.has(method.parent.typeName) ? Role.PUBLIC : (getOption(method, min_role) ?? Role.UNSPECIFIED),
       sensitive: getOption(method, sensitive),
+      sensitiveFields: sensitiveFieldRules(method.input),
       customerIdField: getOption(method, customer_selector)
         ? method.input.fields.find((f) => f.name === "customer_id" && f.fieldKind === "scalar")
         : undefined,

@@ -4,11 +4,12 @@
 import { getOption, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { Code, type HandlerContext } from "@connectrpc/connect";
 import type { Knex } from "knex";
-import { applyScope, serviceError, type Scope } from "@signage/auth";
+import { applyScope, serviceError, teamReadOnlyHook, teamVisibilityHook, type Scope, type TeamAccess, type TeamColumns } from "@signage/auth";
 import { planList, runList, type ResourceRegistry } from "@signage/query";
 import { max_page_size } from "@signage/contracts/signage/options/v1/options_pb";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import { rowToMessage } from "./row-to-message.js";
+import type { QuickFilterResolver } from "../quick-filters/resolver.js";
 
 export interface ListRpcOptions<Desc extends DescMessage> {
   knex: Knex;
@@ -18,13 +19,23 @@ export interface ListRpcOptions<Desc extends DescMessage> {
   scope: Scope;
   /** Service joins or conditions, applied to the page and the count. */
   extend?: (qb: Knex.QueryBuilder) => void;
+  /** Resolves `quickFilterId` (e.g. coreQuickFilters(ctx.peers, "FILE")); without it the parameter is refused. */
+  quickFilters?: QuickFilterResolver;
+  /**
+   * Team visibility of a team-enabled resource (its table has `team_ids`): the
+   * caller's TeamAccess (`createTeamAccessResolver` in ../teams). Adds the
+   * restriction to the scope and computes `readOnly` for includeReadOnlyInfo.
+   */
+  teams?: TeamAccess | { access: TeamAccess; columns?: TeamColumns };
 }
 
 export async function listRpc<Desc extends DescMessage>(ctx: HandlerContext, o: ListRpcOptions<Desc>) {
   const q = o.query;
+  let quickFilter: string | undefined;
   if (q?.quickFilterId) {
-    // Quick filters arrive with the core access model; until then no id can name one.
-    throw serviceError(Code.InvalidArgument, "quickFilter.error.notFound", `Unknown quickFilterId '${q.quickFilterId}'`, { quickFilterId: q.quickFilterId });
+    // A list that does not apply quick filters knows no id that could name one.
+    if (!o.quickFilters) throw serviceError(Code.InvalidArgument, "quickFilter.error.notFound", `Unknown quickFilterId '${q.quickFilterId}'`, { quickFilterId: q.quickFilterId });
+    quickFilter = await o.quickFilters.resolve(ctx, q.quickFilterId);
   }
   const maxSize = getOption(ctx.method, max_page_size) || undefined;
   const plan = planList(
@@ -34,6 +45,7 @@ export async function listRpc<Desc extends DescMessage>(ctx: HandlerContext, o: 
       size: q?.size,
       sort: q?.sort,
       search: q?.search,
+      quickFilter,
       select: q?.select,
       selectTeamIds: q?.selectTeamIds,
       includeResourcesWithoutTeam: q?.includeResourcesWithoutTeam,
@@ -43,9 +55,15 @@ export async function listRpc<Desc extends DescMessage>(ctx: HandlerContext, o: 
   );
   const tenantColumn = o.resource.tenantColumn;
   if (!tenantColumn) throw new TypeError(`resource ${o.resource.name} declares no tenantColumn`);
+  const teams = o.teams && "access" in o.teams ? o.teams : o.teams ? { access: o.teams as TeamAccess } : undefined;
+  const visibility = teams ? teamVisibilityHook(teams.access, teams.columns) : undefined;
   const result = await runList(o.knex, plan, {
-    scope: (qb, target) => applyScope(qb, o.scope, target.column(tenantColumn)),
+    scope: (qb, target) => {
+      applyScope(qb, o.scope, target.column(tenantColumn));
+      visibility?.(qb, target);
+    },
     extend: o.extend,
+    readOnly: teams ? teamReadOnlyHook(teams.access, teams.columns) : undefined,
   });
   return {
     content: result.content.map((row) => rowToMessage(o.message, row)) as MessageShape<Desc>[],

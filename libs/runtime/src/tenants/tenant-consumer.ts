@@ -4,15 +4,16 @@
 // customer's rows).
 import type { Knex } from "knex";
 import { withInbox, type EventBus, type Subscription } from "@signage/events";
-import { upsertTenant, type TenantFacts } from "./tenant-replica.js";
+import { addTenantAccessColumns, markTenantDeleted, upsertTenant, type TenantFacts } from "./tenant-replica.js";
 
 export interface TenantHooks {
   onCreated?(trx: Knex.Transaction, facts: TenantFacts): Promise<void>;
-  /** Delete everything the service holds for this customer. */
+  /** Delete everything the service holds for this customer (same transaction as the tombstone). */
   onDeleted?(trx: Knex.Transaction, facts: TenantFacts): Promise<void>;
 }
 
-export function subscribeTenantReplica(bus: EventBus, knex: Knex, service: string, hooks: TenantHooks = {}): Promise<Subscription> {
+export async function subscribeTenantReplica(bus: EventBus, knex: Knex, service: string, hooks: TenantHooks = {}): Promise<Subscription> {
+  await addTenantAccessColumns(knex);
   const consumer = `${service}.tenants`;
   return bus.subscribe<TenantFacts>({
     consumer,
@@ -22,9 +23,12 @@ export function subscribeTenantReplica(bus: EventBus, knex: Knex, service: strin
       const facts = event.data;
       if (event.type === "customer.deleted") {
         await hooks.onDeleted?.(trx, facts);
-        await trx("tenant").where({ customer_id: facts.id }).delete();
+        await markTenantDeleted(trx, facts);
         return;
       }
+      // A late created/updated never revives a deleted tenant.
+      const existing = await trx("tenant").where({ customer_id: facts.id }).first();
+      if (existing?.deleted) return;
       await upsertTenant(trx, facts);
       if (event.type === "customer.created") await hooks.onCreated?.(trx, facts);
     }),

@@ -1,13 +1,19 @@
 // Each service's copy of the tenant directory, kept from customer.* events so
-// scope resolution (network owner -> members) needs no call to core.
+// scope resolution (network owner -> members) and the per-call access check
+// (restricted, expired, deleted) need no call to core.
 import type { Knex } from "knex";
-import type { TenantDirectory } from "@signage/auth";
+import type { TenantAccess, TenantDirectory } from "@signage/auth";
 
+/** The data of customer.created / customer.updated / customer.deleted. */
 export interface TenantFacts {
   id: number;
   ownerSubresellerId: number | null;
   networkOwner: boolean;
   restricted: boolean;
+  /** Unix ms; absent in events published before it was carried. */
+  expirationDate?: number | null;
+  /** Storage quota in bytes (null: unlimited); absent in events published before it was carried. */
+  storageSize?: number | null;
 }
 
 /** Migration helper: the `tenant` replica table in the service's own schema. */
@@ -20,13 +26,54 @@ export async function createTenantReplicaTable(knex: Knex): Promise<void> {
     t.timestamp("updated_at", { useTz: true }).notNullable().defaultTo(knex.fn.now());
   });
   await knex.raw("CREATE INDEX tenant_owner_idx ON tenant (owner_subreseller_id) WHERE owner_subreseller_id IS NOT NULL");
+  await addTenantAccessColumns(knex);
+}
+
+/**
+ * The access columns (expiration, deletion tombstone). Idempotent: every service's replica
+ * table was created by its first migration, so the consumer adds them at start-up too.
+ */
+export async function addTenantAccessColumns(knex: Knex): Promise<void> {
+  await knex.raw(`ALTER TABLE tenant
+    ADD COLUMN IF NOT EXISTS expiration_date timestamptz,
+    ADD COLUMN IF NOT EXISTS deleted boolean NOT NULL DEFAULT false,
+    ADD COLUMN IF NOT EXISTS storage_size bigint`);
 }
 
 export async function upsertTenant(trx: Knex | Knex.Transaction, t: TenantFacts): Promise<void> {
+  const row: Record<string, unknown> = {
+    customer_id: t.id,
+    owner_subreseller_id: t.ownerSubresellerId,
+    network_owner: t.networkOwner,
+    restricted: t.restricted,
+    deleted: false,
+    updated_at: new Date(),
+  };
+  if (t.expirationDate !== undefined) row.expiration_date = t.expirationDate === null ? null : new Date(t.expirationDate);
+  if (t.storageSize !== undefined) row.storage_size = t.storageSize;
+  await trx("tenant").insert(row).onConflict("customer_id").merge();
+}
+
+/** A deleted customer stays as a tombstone, so its tokens are refused (an unknown one is let through). */
+export async function markTenantDeleted(trx: Knex | Knex.Transaction, t: TenantFacts): Promise<void> {
   await trx("tenant")
-    .insert({ customer_id: t.id, owner_subreseller_id: t.ownerSubresellerId, network_owner: t.networkOwner, restricted: t.restricted, updated_at: new Date() })
+    .insert({ customer_id: t.id, owner_subreseller_id: null, network_owner: false, restricted: true, deleted: true, updated_at: new Date() })
     .onConflict("customer_id")
     .merge();
+}
+
+interface TenantRow {
+  customer_id: number;
+  network_owner: boolean;
+  restricted: boolean;
+  expiration_date?: Date | null;
+  deleted?: boolean;
+}
+
+/** The tenant's storage quota in bytes from the replica; undefined when unknown or unlimited. */
+export async function tenantStorageSize(knex: Knex | Knex.Transaction, customerId: number): Promise<number | undefined> {
+  const row: { storage_size?: string | number | null } | undefined = await knex("tenant").where({ customer_id: customerId }).first("storage_size");
+  return row?.storage_size == null ? undefined : Number(row.storage_size);
 }
 
 export function createReplicaTenantDirectory(knex: Knex): TenantDirectory {
@@ -34,6 +81,17 @@ export function createReplicaTenantDirectory(knex: Knex): TenantDirectory {
     async membersOf(networkOwnerId) {
       const rows = await knex("tenant").where({ owner_subreseller_id: networkOwnerId }).select("customer_id");
       return rows.map((r: { customer_id: number }) => Number(r.customer_id));
+    },
+    async access(customerId): Promise<TenantAccess | undefined> {
+      // `*`: before the consumer added the access columns, the older row still answers.
+      const row: TenantRow | undefined = await knex("tenant").where({ customer_id: customerId }).first();
+      if (!row) return undefined;
+      return {
+        restricted: row.restricted,
+        expirationDate: row.expiration_date ? row.expiration_date.getTime() : null,
+        deleted: row.deleted ?? false,
+        networkOwner: row.network_owner,
+      };
     },
   };
 }

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file signage/common/v1/teams.proto.
  */
 export const file_signage_common_v1_teams: GenFile = /*@__PURE__*/
-  fileDesc("Ch1zaWduYWdlL2NvbW1vbi92MS90ZWFtcy5wcm90bxIRc2lnbmFnZS5jb21tb24udjEiNAoOVGVhbUFzc2lnbm1lbnQSDwoHdGVhbV9pZBgBIAEoCRIRCglyZWFkX29ubHkYAiABKAgicAoUVGVhbUFzc2lnbm1lbnRVcGRhdGUSOgoPYXNzaWduX3RvX3RlYW1zGAEgAygLMiEuc2lnbmFnZS5jb21tb24udjEuVGVhbUFzc2lnbm1lbnQSHAoUcmVtb3ZlX2Zyb21fdGVhbV9pZHMYAiADKAliBnByb3RvMw");
+  fileDesc("Ch1zaWduYWdlL2NvbW1vbi92MS90ZWFtcy5wcm90bxIRc2lnbmFnZS5jb21tb24udjEiNAoOVGVhbUFzc2lnbm1lbnQSDwoHdGVhbV9pZBgBIAEoCRIRCglyZWFkX29ubHkYAiABKAgicAoUVGVhbUFzc2lnbm1lbnRVcGRhdGUSOgoPYXNzaWduX3RvX3RlYW1zGAEgAygLMiEuc2lnbmFnZS5jb21tb24udjEuVGVhbUFzc2lnbm1lbnQSHAoUcmVtb3ZlX2Zyb21fdGVhbV9pZHMYAiADKAkiMwoSUmVzb3VyY2VBc3NpZ25tZW50EgoKAmlkGAEgASgJEhEKCXJlYWRfb25seRgCIAEoCCJ2ChNUZWFtUmVzb3VyY2VzVXBkYXRlEj8KEHJlc291cmNlc190b19hZGQYASADKAsyJS5zaWduYWdlLmNvbW1vbi52MS5SZXNvdXJjZUFzc2lnbm1lbnQSHgoWcmVzb3VyY2VfaWRzX3RvX3JlbW92ZRgCIAMoCSI2CgxBc3NpZ25lZFRlYW0SCgoCaWQYASABKAkSEQoEbmFtZRgCIAEoCUgAiAEBQgcKBV9uYW1lInsKFlJlc291cmNlVGVhbUFzc2lnbm1lbnQSFgoJcmVhZF9vbmx5GAEgASgISACIAQESMgoEdGVhbRgCIAEoCzIfLnNpZ25hZ2UuY29tbW9uLnYxLkFzc2lnbmVkVGVhbUgBiAEBQgwKCl9yZWFkX29ubHlCBwoFX3RlYW1iBnByb3RvMw");
 
 /**
  * One team assignment of a resource.
@@ -59,4 +59,103 @@ export type TeamAssignmentUpdate = Message<"signage.common.v1.TeamAssignmentUpda
  */
 export const TeamAssignmentUpdateSchema: GenMessage<TeamAssignmentUpdate> = /*@__PURE__*/
   messageDesc(file_signage_common_v1_teams, 1);
+
+/**
+ * One resource of a team, seen from the team side (`{id, readOnly}`).
+ *
+ * @generated from message signage.common.v1.ResourceAssignment
+ */
+export type ResourceAssignment = Message<"signage.common.v1.ResourceAssignment"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: bool read_only = 2;
+   */
+  readOnly: boolean;
+};
+
+/**
+ * Describes the message signage.common.v1.ResourceAssignment.
+ * Use `create(ResourceAssignmentSchema)` to create a new message.
+ */
+export const ResourceAssignmentSchema: GenMessage<ResourceAssignment> = /*@__PURE__*/
+  messageDesc(file_signage_common_v1_teams, 2);
+
+/**
+ * Body of `PUT /api/team/update{ResourceType}Assignments`.
+ *
+ * @generated from message signage.common.v1.TeamResourcesUpdate
+ */
+export type TeamResourcesUpdate = Message<"signage.common.v1.TeamResourcesUpdate"> & {
+  /**
+   * @generated from field: repeated signage.common.v1.ResourceAssignment resources_to_add = 1;
+   */
+  resourcesToAdd: ResourceAssignment[];
+
+  /**
+   * @generated from field: repeated string resource_ids_to_remove = 2;
+   */
+  resourceIdsToRemove: string[];
+};
+
+/**
+ * Describes the message signage.common.v1.TeamResourcesUpdate.
+ * Use `create(TeamResourcesUpdateSchema)` to create a new message.
+ */
+export const TeamResourcesUpdateSchema: GenMessage<TeamResourcesUpdate> = /*@__PURE__*/
+  messageDesc(file_signage_common_v1_teams, 3);
+
+/**
+ * A team as seen from an assignment (`teamAssignments(team(id,name))`).
+ *
+ * @generated from message signage.common.v1.AssignedTeam
+ */
+export type AssignedTeam = Message<"signage.common.v1.AssignedTeam"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: optional string name = 2;
+   */
+  name?: string | undefined;
+};
+
+/**
+ * Describes the message signage.common.v1.AssignedTeam.
+ * Use `create(AssignedTeamSchema)` to create a new message.
+ */
+export const AssignedTeamSchema: GenMessage<AssignedTeam> = /*@__PURE__*/
+  messageDesc(file_signage_common_v1_teams, 4);
+
+/**
+ * One element of the `teamAssignments` field every team-enabled resource
+ * exposes (document 2 "Teams on resources"): add
+ * `repeated signage.common.v1.ResourceTeamAssignment team_assignments = N;`
+ * to the resource message so `select=teamAssignments(readOnly,team(name))` renders.
+ *
+ * @generated from message signage.common.v1.ResourceTeamAssignment
+ */
+export type ResourceTeamAssignment = Message<"signage.common.v1.ResourceTeamAssignment"> & {
+  /**
+   * @generated from field: optional bool read_only = 1;
+   */
+  readOnly?: boolean | undefined;
+
+  /**
+   * @generated from field: optional signage.common.v1.AssignedTeam team = 2;
+   */
+  team?: AssignedTeam | undefined;
+};
+
+/**
+ * Describes the message signage.common.v1.ResourceTeamAssignment.
+ * Use `create(ResourceTeamAssignmentSchema)` to create a new message.
+ */
+export const ResourceTeamAssignmentSchema: GenMessage<ResourceTeamAssignment> = /*@__PURE__*/
+  messageDesc(file_signage_common_v1_teams, 5);
 

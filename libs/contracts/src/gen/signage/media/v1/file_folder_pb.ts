@@ -2,19 +2,20 @@
 // @generated from file signage/media/v1/file_folder.proto (package signage.media.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_google_api_annotations } from "../../../google/api/annotations_pb.js";
+import { file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
 import type { ListQuery, PageInfo } from "../../common/v1/list_pb.js";
 import { file_signage_common_v1_list } from "../../common/v1/list_pb.js";
 import { file_signage_options_v1_options } from "../../options/v1/options_pb.js";
-import type { Message } from "@bufbuild/protobuf";
+import type { JsonObject, Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file signage/media/v1/file_folder.proto.
  */
 export const file_signage_media_v1_file_folder: GenFile = /*@__PURE__*/
-  fileDesc("CiJzaWduYWdlL21lZGlhL3YxL2ZpbGVfZm9sZGVyLnByb3RvEhBzaWduYWdlLm1lZGlhLnYxIroJCgpGaWxlRm9sZGVyEgoKAmlkGAEgASgJEhEKBG5hbWUYAiABKAlIAIgBARIYCgtjdXN0b21lcl9pZBgDIAEoA0gBiAEBEhYKCXBhcmVudF9pZBgEIAEoCUgCiAEBEh0KEGZpbGVfZm9sZGVyX3BhdGgYBSABKAlIA4gBARIdChBmaWxlX2ZvbGRlcl90eXBlGAYgASgFSASIAQESFgoJc3luY190eXBlGAcgASgJSAWIAQESIgoVaXNfcm9vdF9zeW5jZWRfZm9sZGVyGAggASgISAaIAQESIwoWaXNfc3luY2VkX2FscGhhX2ZvbGRlchgJIAEoCEgHiAEBEiIKFWlzX3N5bmNlZF9iZXRhX2ZvbGRlchgKIAEoCEgIiAEBEiMKFmlzX3N5bmNlZF9nYW1tYV9mb2xkZXIYCyABKAhICYgBARIgChNhbHBoYV9jcmVkZW50aWFsX2lkGAwgASgJSAqIAQESGwoOYmV0YV90ZW5hbnRfaWQYDSABKAlIC4gBARIgChNnYW1tYV9jcmVkZW50aWFsX2lkGA4gASgJSAyIAQESFgoJYXV0b19zeW5jGA8gASgISA2IAQESFgoJbGFzdF9zeW5jGBAgASgDSA6IAQESGAoLbGFzdF9jaGFuZ2UYESABKANID4gBARIXCgpsYXN0X2Vycm9yGBIgASgDSBCIAQESHgoRbmV4dF9yZWZyZXNoX3RpbWUYEyABKANIEYgBARIfChJzeW5jX2Vycm9yX2NvdW50ZXIYFCABKAVIEogBARIjChZjbGVhbnVwX291dGRhdGVkX2ZpbGVzGBUgASgISBOIAQESHAoPcXVpY2tfZmlsdGVyX2lkGBYgASgJSBSIAQESFwoKZmlsZV9jb3VudBgXIAEoA0gViAEBEhYKCXJlYWRfb25seRgYIAEoCEgWiAEBEiEKFGZpcnN0X2ZpbGVfdGh1bWJuYWlsGBkgASgJSBeIAQFCBwoFX25hbWVCDgoMX2N1c3RvbWVyX2lkQgwKCl9wYXJlbnRfaWRCEwoRX2ZpbGVfZm9sZGVyX3BhdGhCEwoRX2ZpbGVfZm9sZGVyX3R5cGVCDAoKX3N5bmNfdHlwZUIYChZfaXNfcm9vdF9zeW5jZWRfZm9sZGVyQhkKF19pc19zeW5jZWRfYWxwaGFfZm9sZGVyQhgKFl9pc19zeW5jZWRfYmV0YV9mb2xkZXJCGQoXX2lzX3N5bmNlZF9nYW1tYV9mb2xkZXJCFgoUX2FscGhhX2NyZWRlbnRpYWxfaWRCEQoPX2JldGFfdGVuYW50X2lkQhYKFF9nYW1tYV9jcmVkZW50aWFsX2lkQgwKCl9hdXRvX3N5bmNCDAoKX2xhc3Rfc3luY0IOCgxfbGFzdF9jaGFuZ2VCDQoLX2xhc3RfZXJyb3JCFAoSX25leHRfcmVmcmVzaF90aW1lQhUKE19zeW5jX2Vycm9yX2NvdW50ZXJCGQoXX2NsZWFudXBfb3V0ZGF0ZWRfZmlsZXNCEgoQX3F1aWNrX2ZpbHRlcl9pZEINCgtfZmlsZV9jb3VudEIMCgpfcmVhZF9vbmx5QhcKFV9maXJzdF9maWxlX3RodW1ibmFpbCJvChZMaXN0RmlsZUZvbGRlcnNSZXF1ZXN0EisKBXF1ZXJ5GAEgASgLMhwuc2lnbmFnZS5jb21tb24udjEuTGlzdFF1ZXJ5EhgKC2N1c3RvbWVyX2lkGAIgASgDSACIAQFCDgoMX2N1c3RvbWVyX2lkInMKF0xpc3RGaWxlRm9sZGVyc1Jlc3BvbnNlEi0KB2NvbnRlbnQYASADKAsyHC5zaWduYWdlLm1lZGlhLnYxLkZpbGVGb2xkZXISKQoEcGFnZRgCIAEoCzIbLnNpZ25hZ2UuY29tbW9uLnYxLlBhZ2VJbmZvMqUBChFGaWxlRm9sZGVyU2VydmljZRKPAQoPTGlzdEZpbGVGb2xkZXJzEiguc2lnbmFnZS5tZWRpYS52MS5MaXN0RmlsZUZvbGRlcnNSZXF1ZXN0Gikuc2lnbmFnZS5tZWRpYS52MS5MaXN0RmlsZUZvbGRlcnNSZXNwb25zZSInyPMYA9DzGAHg8xjoB4LT5JMCFBISL2FwaS92Mi9maWxlRm9sZGVyYgZwcm90bzM", [file_google_api_annotations, file_signage_common_v1_list, file_signage_options_v1_options]);
+  fileDesc("CiJzaWduYWdlL21lZGlhL3YxL2ZpbGVfZm9sZGVyLnByb3RvEhBzaWduYWdlLm1lZGlhLnYxIt0OCgpGaWxlRm9sZGVyEgoKAmlkGAEgASgJEhEKBG5hbWUYAiABKAlIAIgBARIYCgtjdXN0b21lcl9pZBgDIAEoA0gBiAEBEhYKCXBhcmVudF9pZBgEIAEoCUgCiAEBEh0KEGZpbGVfZm9sZGVyX3BhdGgYBSABKAlIA4gBARIdChBmaWxlX2ZvbGRlcl90eXBlGAYgASgFSASIAQESFgoJc3luY190eXBlGAcgASgJSAWIAQESIgoVaXNfcm9vdF9zeW5jZWRfZm9sZGVyGAggASgISAaIAQESIwoWaXNfc3luY2VkX2FscGhhX2ZvbGRlchgJIAEoCEgHiAEBEiIKFWlzX3N5bmNlZF9iZXRhX2ZvbGRlchgKIAEoCEgIiAEBEiMKFmlzX3N5bmNlZF9nYW1tYV9mb2xkZXIYCyABKAhICYgBARIgChNhbHBoYV9jcmVkZW50aWFsX2lkGAwgASgJSAqIAQESGwoOYmV0YV90ZW5hbnRfaWQYDSABKAlIC4gBARIgChNnYW1tYV9jcmVkZW50aWFsX2lkGA4gASgJSAyIAQESFgoJYXV0b19zeW5jGA8gASgISA2IAQESFgoJbGFzdF9zeW5jGBAgASgDSA6IAQESGAoLbGFzdF9jaGFuZ2UYESABKANID4gBARIXCgpsYXN0X2Vycm9yGBIgASgDSBCIAQESHgoRbmV4dF9yZWZyZXNoX3RpbWUYEyABKANIEYgBARIfChJzeW5jX2Vycm9yX2NvdW50ZXIYFCABKAVIEogBARIjChZjbGVhbnVwX291dGRhdGVkX2ZpbGVzGBUgASgISBOIAQESHAoPcXVpY2tfZmlsdGVyX2lkGBYgASgJSBSIAQESFwoKZmlsZV9jb3VudBgXIAEoA0gViAEBEhYKCXJlYWRfb25seRgYIAEoCEgWiAEBEiEKFGZpcnN0X2ZpbGVfdGh1bWJuYWlsGBkgASgJSBeIAQESQAoaYWxwaGFfZHJpdmVfZm9sZGVyX2RldGFpbHMYGiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SBiIAQESPwoZYmV0YV9kcml2ZV9mb2xkZXJfZGV0YWlscxgbIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIGYgBARI6ChRnYW1tYV9mb2xkZXJfZGV0YWlscxgcIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIGogBARI8ChZjYW1wYWlnbl91c2FnZV9kZXRhaWxzGB0gASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgbiAEBEkYKIHRvcF9sZXZlbF9jYW1wYWlnbl91c2FnZV9kZXRhaWxzGB4gASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgciAEBEjsKFW1lc3NhZ2VfdXNhZ2VfZGV0YWlscxgfIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIHYgBARIzCg11c2FnZV9kZXRhaWxzGCAgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgeiAEBEhgKC2NyZWF0ZV9kYXRlGCEgASgDSB+IAQFCBwoFX25hbWVCDgoMX2N1c3RvbWVyX2lkQgwKCl9wYXJlbnRfaWRCEwoRX2ZpbGVfZm9sZGVyX3BhdGhCEwoRX2ZpbGVfZm9sZGVyX3R5cGVCDAoKX3N5bmNfdHlwZUIYChZfaXNfcm9vdF9zeW5jZWRfZm9sZGVyQhkKF19pc19zeW5jZWRfYWxwaGFfZm9sZGVyQhgKFl9pc19zeW5jZWRfYmV0YV9mb2xkZXJCGQoXX2lzX3N5bmNlZF9nYW1tYV9mb2xkZXJCFgoUX2FscGhhX2NyZWRlbnRpYWxfaWRCEQoPX2JldGFfdGVuYW50X2lkQhYKFF9nYW1tYV9jcmVkZW50aWFsX2lkQgwKCl9hdXRvX3N5bmNCDAoKX2xhc3Rfc3luY0IOCgxfbGFzdF9jaGFuZ2VCDQoLX2xhc3RfZXJyb3JCFAoSX25leHRfcmVmcmVzaF90aW1lQhUKE19zeW5jX2Vycm9yX2NvdW50ZXJCGQoXX2NsZWFudXBfb3V0ZGF0ZWRfZmlsZXNCEgoQX3F1aWNrX2ZpbHRlcl9pZEINCgtfZmlsZV9jb3VudEIMCgpfcmVhZF9vbmx5QhcKFV9maXJzdF9maWxlX3RodW1ibmFpbEIdChtfYWxwaGFfZHJpdmVfZm9sZGVyX2RldGFpbHNCHAoaX2JldGFfZHJpdmVfZm9sZGVyX2RldGFpbHNCFwoVX2dhbW1hX2ZvbGRlcl9kZXRhaWxzQhkKF19jYW1wYWlnbl91c2FnZV9kZXRhaWxzQiMKIV90b3BfbGV2ZWxfY2FtcGFpZ25fdXNhZ2VfZGV0YWlsc0IYChZfbWVzc2FnZV91c2FnZV9kZXRhaWxzQhAKDl91c2FnZV9kZXRhaWxzQg4KDF9jcmVhdGVfZGF0ZSJvChZMaXN0RmlsZUZvbGRlcnNSZXF1ZXN0EisKBXF1ZXJ5GAEgASgLMhwuc2lnbmFnZS5jb21tb24udjEuTGlzdFF1ZXJ5EhgKC2N1c3RvbWVyX2lkGAIgASgDSACIAQFCDgoMX2N1c3RvbWVyX2lkInMKF0xpc3RGaWxlRm9sZGVyc1Jlc3BvbnNlEi0KB2NvbnRlbnQYASADKAsyHC5zaWduYWdlLm1lZGlhLnYxLkZpbGVGb2xkZXISKQoEcGFnZRgCIAEoCzIbLnNpZ25hZ2UuY29tbW9uLnYxLlBhZ2VJbmZvIqUCChdDcmVhdGVGaWxlRm9sZGVyUmVxdWVzdBIYCgtjdXN0b21lcl9pZBgBIAEoA0gAiAEBEhYKCXBhcmVudF9pZBgCIAEoCUgBiAEBEhEKBG5hbWUYAyABKAlIAogBARIVCgh0ZWFtX2lkcxgEIAEoCUgDiAEBEiMKFmNsZWFudXBfb3V0ZGF0ZWRfZmlsZXMYBSABKAhIBIgBARIhChRpbmhlcml0X3BhcmVudF90ZWFtcxgGIAEoCEgFiAEBQg4KDF9jdXN0b21lcl9pZEIMCgpfcGFyZW50X2lkQgcKBV9uYW1lQgsKCV90ZWFtX2lkc0IZChdfY2xlYW51cF9vdXRkYXRlZF9maWxlc0IXChVfaW5oZXJpdF9wYXJlbnRfdGVhbXMiSAoYQ3JlYXRlRmlsZUZvbGRlclJlc3BvbnNlEiwKBmZvbGRlchgBIAEoCzIcLnNpZ25hZ2UubWVkaWEudjEuRmlsZUZvbGRlciKfAgofQ3JlYXRlRmlsdGVyZWRGaWxlRm9sZGVyUmVxdWVzdBIYCgtjdXN0b21lcl9pZBgBIAEoA0gAiAEBEhYKCXBhcmVudF9pZBgCIAEoCUgBiAEBEhEKBG5hbWUYAyABKAlIAogBARIcCg9xdWlja19maWx0ZXJfaWQYBCABKAlIA4gBARIVCgh0ZWFtX2lkcxgFIAEoCUgEiAEBEiEKFGluaGVyaXRfcGFyZW50X3RlYW1zGAYgASgISAWIAQFCDgoMX2N1c3RvbWVyX2lkQgwKCl9wYXJlbnRfaWRCBwoFX25hbWVCEgoQX3F1aWNrX2ZpbHRlcl9pZEILCglfdGVhbV9pZHNCFwoVX2luaGVyaXRfcGFyZW50X3RlYW1zIlAKIENyZWF0ZUZpbHRlcmVkRmlsZUZvbGRlclJlc3BvbnNlEiwKBmZvbGRlchgBIAEoCzIcLnNpZ25hZ2UubWVkaWEudjEuRmlsZUZvbGRlciK5BwoUU3luY2VkRm9sZGVyU2V0dGluZ3MSIAoTYWxwaGFfY3JlZGVudGlhbF9pZBgBIAEoCUgAiAEBEhwKD2FscGhhX2ZvbGRlcl9pZBgCIAEoCUgBiAEBEhsKDmJldGFfdGVuYW50X2lkGAMgASgJSAKIAQESFQoIZHJpdmVfaWQYBCABKAlIA4gBARIhChRiZXRhX2RyaXZlX2ZvbGRlcl9pZBgFIAEoCUgEiAEBEiAKE2dhbW1hX2NyZWRlbnRpYWxfaWQYBiABKAlIBYgBARIcCg9nYW1tYV9mb2xkZXJfaWQYByABKAlIBogBARIdChVpZ25vcmVkX3N1YmZvbGRlcl9pZHMYCCADKAkSMgoJc3luY19tb2RlGAkgASgOMhouc2lnbmFnZS5tZWRpYS52MS5TeW5jTW9kZUgHiAEBEhIKCmZpbGVfdHlwZXMYCiADKAkSHgoRc3luY19maWxlX3JlbW92YWwYCyABKAhICIgBARIgChNzeW5jX2ZvbGRlcl9yZW1vdmFsGAwgASgISAmIAQESFgoJYXV0b19zeW5jGA0gASgISAqIAQESIwoWdmFsaWRfZnJvbV9jb2x1bW5fbmFtZRgOIAEoCUgLiAEBEiEKFHZhbGlkX3RvX2NvbHVtbl9uYW1lGA8gASgJSAyIAQESJAoXcHJlZmVycmVkX3Zpc3VhbF9mb3JtYXQYECABKAlIDYgBARIjChZwcmVmZXJyZWRfdGFibGVfZm9ybWF0GBEgASgJSA6IAQESHAoPZXhwb3J0X3N0cmF0ZWd5GBIgASgJSA+IAQFCFgoUX2FscGhhX2NyZWRlbnRpYWxfaWRCEgoQX2FscGhhX2ZvbGRlcl9pZEIRCg9fYmV0YV90ZW5hbnRfaWRCCwoJX2RyaXZlX2lkQhcKFV9iZXRhX2RyaXZlX2ZvbGRlcl9pZEIWChRfZ2FtbWFfY3JlZGVudGlhbF9pZEISChBfZ2FtbWFfZm9sZGVyX2lkQgwKCl9zeW5jX21vZGVCFAoSX3N5bmNfZmlsZV9yZW1vdmFsQhYKFF9zeW5jX2ZvbGRlcl9yZW1vdmFsQgwKCl9hdXRvX3N5bmNCGQoXX3ZhbGlkX2Zyb21fY29sdW1uX25hbWVCFwoVX3ZhbGlkX3RvX2NvbHVtbl9uYW1lQhoKGF9wcmVmZXJyZWRfdmlzdWFsX2Zvcm1hdEIZChdfcHJlZmVycmVkX3RhYmxlX2Zvcm1hdEISChBfZXhwb3J0X3N0cmF0ZWd5IqsCCiNDcmVhdGVTeW5jZWRBbHBoYURyaXZlRm9sZGVyUmVxdWVzdBIYCgtjdXN0b21lcl9pZBgBIAEoA0gAiAEBEhYKCXBhcmVudF9pZBgCIAEoCUgBiAEBEhEKBG5hbWUYAyABKAlIAogBARIVCgh0ZWFtX2lkcxgEIAEoCUgDiAEBEiEKFGluaGVyaXRfcGFyZW50X3RlYW1zGAUgASgISASIAQESOAoIc2V0dGluZ3MYBiABKAsyJi5zaWduYWdlLm1lZGlhLnYxLlN5bmNlZEZvbGRlclNldHRpbmdzQg4KDF9jdXN0b21lcl9pZEIMCgpfcGFyZW50X2lkQgcKBV9uYW1lQgsKCV90ZWFtX2lkc0IXChVfaW5oZXJpdF9wYXJlbnRfdGVhbXMiVAokQ3JlYXRlU3luY2VkQWxwaGFEcml2ZUZvbGRlclJlc3BvbnNlEiwKBmZvbGRlchgBIAEoCzIcLnNpZ25hZ2UubWVkaWEudjEuRmlsZUZvbGRlciKqAgoiQ3JlYXRlU3luY2VkQmV0YURyaXZlRm9sZGVyUmVxdWVzdBIYCgtjdXN0b21lcl9pZBgBIAEoA0gAiAEBEhYKCXBhcmVudF9pZBgCIAEoCUgBiAEBEhEKBG5hbWUYAyABKAlIAogBARIVCgh0ZWFtX2lkcxgEIAEoCUgDiAEBEiEKFGluaGVyaXRfcGFyZW50X3RlYW1zGAUgASgISASIAQESOAoIc2V0dGluZ3MYBiABKAsyJi5zaWduYWdlLm1lZGlhLnYxLlN5bmNlZEZvbGRlclNldHRpbmdzQg4KDF9jdXN0b21lcl9pZEIMCgpfcGFyZW50X2lkQgcKBV9uYW1lQgsKCV90ZWFtX2lkc0IXChVfaW5oZXJpdF9wYXJlbnRfdGVhbXMiUwojQ3JlYXRlU3luY2VkQmV0YURyaXZlRm9sZGVyUmVzcG9uc2USLAoGZm9sZGVyGAEgASgLMhwuc2lnbmFnZS5tZWRpYS52MS5GaWxlRm9sZGVyIqYCCh5DcmVhdGVTeW5jZWRHYW1tYUZvbGRlclJlcXVlc3QSGAoLY3VzdG9tZXJfaWQYASABKANIAIgBARIWCglwYXJlbnRfaWQYAiABKAlIAYgBARIRCgRuYW1lGAMgASgJSAKIAQESFQoIdGVhbV9pZHMYBCABKAlIA4gBARIhChRpbmhlcml0X3BhcmVudF90ZWFtcxgFIAEoCEgEiAEBEjgKCHNldHRpbmdzGAYgASgLMiYuc2lnbmFnZS5tZWRpYS52MS5TeW5jZWRGb2xkZXJTZXR0aW5nc0IOCgxfY3VzdG9tZXJfaWRCDAoKX3BhcmVudF9pZEIHCgVfbmFtZUILCglfdGVhbV9pZHNCFwoVX2luaGVyaXRfcGFyZW50X3RlYW1zIk8KH0NyZWF0ZVN5bmNlZEdhbW1hRm9sZGVyUmVzcG9uc2USLAoGZm9sZGVyGAEgASgLMhwuc2lnbmFnZS5tZWRpYS52MS5GaWxlRm9sZGVyIm8KGUJyb3dzZUdhbW1hRm9sZGVyc1JlcXVlc3QSGgoNY3JlZGVudGlhbF9pZBgBIAEoCUgAiAEBEhYKCWZvbGRlcl9pZBgCIAEoCUgBiAEBQhAKDl9jcmVkZW50aWFsX2lkQgwKCl9mb2xkZXJfaWQiHAoaQnJvd3NlR2FtbWFGb2xkZXJzUmVzcG9uc2UipwEKH1VwZGF0ZURlc2lnbkV4cG9ydEZvcm1hdFJlcXVlc3QSFgoJZm9sZGVyX2lkGAEgASgJSACIAQESGgoNZXhwb3J0X2Zvcm1hdBgCIAEoCUgBiAEBEhwKD2V4cG9ydF9zdHJhdGVneRgDIAEoCUgCiAEBQgwKCl9mb2xkZXJfaWRCEAoOX2V4cG9ydF9mb3JtYXRCEgoQX2V4cG9ydF9zdHJhdGVneSIiCiBVcGRhdGVEZXNpZ25FeHBvcnRGb3JtYXRSZXNwb25zZSI+ChdSZW5hbWVGaWxlRm9sZGVyUmVxdWVzdBIRCglmb2xkZXJfaWQYASABKAkSEAoIbmV3X25hbWUYAiABKAkiGgoYUmVuYW1lRmlsZUZvbGRlclJlc3BvbnNlImoKF0RlbGV0ZUZpbGVGb2xkZXJSZXF1ZXN0EhEKCWZvbGRlcl9pZBgBIAEoCRIiChVyZW1vdmVfZnJvbV9wbGF5bGlzdHMYAiABKAhIAIgBAUIYChZfcmVtb3ZlX2Zyb21fcGxheWxpc3RzIhoKGERlbGV0ZUZpbGVGb2xkZXJSZXNwb25zZSIXCglGb2xkZXJSZWYSCgoCaWQYASABKAkiawoPRmlsZUZvbGRlckJhdGNoEjIKDXRhcmdldF9mb2xkZXIYASABKAsyGy5zaWduYWdlLm1lZGlhLnYxLkZvbGRlclJlZhIQCghmaWxlX2lkcxgCIAMoCRISCgpmb2xkZXJfaWRzGAMgAygJInYKGE1vdmVCYXRjaFRvRm9sZGVyUmVxdWVzdBIYCgtjdXN0b21lcl9pZBgBIAEoA0gAiAEBEjAKBWJhdGNoGAIgASgLMiEuc2lnbmFnZS5tZWRpYS52MS5GaWxlRm9sZGVyQmF0Y2hCDgoMX2N1c3RvbWVyX2lkIkkKGU1vdmVCYXRjaFRvRm9sZGVyUmVzcG9uc2USLAoGZm9sZGVyGAEgASgLMhwuc2lnbmFnZS5tZWRpYS52MS5GaWxlRm9sZGVyIq4BChJSZW1vdmVCYXRjaFJlcXVlc3QSGAoLY3VzdG9tZXJfaWQYASABKANIAIgBARIiChVyZW1vdmVfZnJvbV9wbGF5bGlzdHMYAiABKAhIAYgBARIwCgViYXRjaBgDIAEoCzIhLnNpZ25hZ2UubWVkaWEudjEuRmlsZUZvbGRlckJhdGNoQg4KDF9jdXN0b21lcl9pZEIYChZfcmVtb3ZlX2Zyb21fcGxheWxpc3RzIhUKE1JlbW92ZUJhdGNoUmVzcG9uc2UicAoeR2V0RmlsZUZvbGRlckJyZWFkY3J1bWJSZXF1ZXN0EhgKC2N1c3RvbWVyX2lkGAEgASgDSACIAQESFgoJZm9sZGVyX2lkGAIgASgJSAGIAQFCDgoMX2N1c3RvbWVyX2lkQgwKCl9mb2xkZXJfaWQiVQofR2V0RmlsZUZvbGRlckJyZWFkY3J1bWJSZXNwb25zZRIyCgxmaWxlX2ZvbGRlcnMYASADKAsyHC5zaWduYWdlLm1lZGlhLnYxLkZpbGVGb2xkZXIihgEKHlNldENsZWFudXBPdXRkYXRlZEZpbGVzUmVxdWVzdBIWCglmb2xkZXJfaWQYASABKAlIAIgBARIjChZjbGVhbnVwX291dGRhdGVkX2ZpbGVzGAIgASgISAGIAQFCDAoKX2ZvbGRlcl9pZEIZChdfY2xlYW51cF9vdXRkYXRlZF9maWxlcyIhCh9TZXRDbGVhbnVwT3V0ZGF0ZWRGaWxlc1Jlc3BvbnNlIkQKHFN5bmNocm9uaXplRmlsZUZvbGRlclJlcXVlc3QSFgoJZm9sZGVyX2lkGAEgASgJSACIAQFCDAoKX2ZvbGRlcl9pZCIfCh1TeW5jaHJvbml6ZUZpbGVGb2xkZXJSZXNwb25zZSJgChJTZXRBdXRvU3luY1JlcXVlc3QSFgoJZm9sZGVyX2lkGAEgASgJSACIAQESFgoJYXV0b19zeW5jGAIgASgISAGIAQFCDAoKX2ZvbGRlcl9pZEIMCgpfYXV0b19zeW5jIhUKE1NldEF1dG9TeW5jUmVzcG9uc2UitwEKK1VwZGF0ZVN5bmNlZEFscGhhRHJpdmVGb2xkZXJTZXR0aW5nc1JlcXVlc3QSGAoLY3VzdG9tZXJfaWQYASABKANIAIgBARIWCglmb2xkZXJfaWQYAiABKAlIAYgBARI4CghzZXR0aW5ncxgDIAEoCzImLnNpZ25hZ2UubWVkaWEudjEuU3luY2VkRm9sZGVyU2V0dGluZ3NCDgoMX2N1c3RvbWVyX2lkQgwKCl9mb2xkZXJfaWQiLgosVXBkYXRlU3luY2VkQWxwaGFEcml2ZUZvbGRlclNldHRpbmdzUmVzcG9uc2UitgEKKlVwZGF0ZVN5bmNlZEJldGFEcml2ZUZvbGRlclNldHRpbmdzUmVxdWVzdBIYCgtjdXN0b21lcl9pZBgBIAEoA0gAiAEBEhYKCWZvbGRlcl9pZBgCIAEoCUgBiAEBEjgKCHNldHRpbmdzGAMgASgLMiYuc2lnbmFnZS5tZWRpYS52MS5TeW5jZWRGb2xkZXJTZXR0aW5nc0IOCgxfY3VzdG9tZXJfaWRCDAoKX2ZvbGRlcl9pZCItCitVcGRhdGVTeW5jZWRCZXRhRHJpdmVGb2xkZXJTZXR0aW5nc1Jlc3BvbnNlImIKG1NldElnbm9yZWRTdWJmb2xkZXJzUmVxdWVzdBIWCglmb2xkZXJfaWQYASABKAlIAIgBARIdChVpZ25vcmVkX3N1YmZvbGRlcl9pZHMYAiADKAlCDAoKX2ZvbGRlcl9pZCIeChxTZXRJZ25vcmVkU3ViZm9sZGVyc1Jlc3BvbnNlIkQKHERldGFjaEFscGhhQ3JlZGVudGlhbFJlcXVlc3QSFgoJZm9sZGVyX2lkGAEgASgJSACIAQFCDAoKX2ZvbGRlcl9pZCIfCh1EZXRhY2hBbHBoYUNyZWRlbnRpYWxSZXNwb25zZSI/ChdEZXRhY2hCZXRhVGVuYW50UmVxdWVzdBIWCglmb2xkZXJfaWQYASABKAlIAIgBAUIMCgpfZm9sZGVyX2lkIhoKGERldGFjaEJldGFUZW5hbnRSZXNwb25zZSqQAQoIU3luY01vZGUSGQoVU1lOQ19NT0RFX1VOU1BFQ0lGSUVEEAASGwoXU1lOQ19NT0RFX0RPV05MT0FEX09OQ0UQARIfChtTWU5DX01PREVfUkVQTEFDRV9PTl9DSEFOR0UQAhIrCidTWU5DX01PREVfVVBEQVRFX0ZJTEVfQ09OVEVOVF9PTl9DSEFOR0UQAzKvHQoRRmlsZUZvbGRlclNlcnZpY2USjwEKD0xpc3RGaWxlRm9sZGVycxIoLnNpZ25hZ2UubWVkaWEudjEuTGlzdEZpbGVGb2xkZXJzUmVxdWVzdBopLnNpZ25hZ2UubWVkaWEudjEuTGlzdEZpbGVGb2xkZXJzUmVzcG9uc2UiJ8jzGAPQ8xgB4PMY6AeC0+STAhQSEi9hcGkvdjIvZmlsZUZvbGRlchKTAQoQQ3JlYXRlRmlsZUZvbGRlchIpLnNpZ25hZ2UubWVkaWEudjEuQ3JlYXRlRmlsZUZvbGRlclJlcXVlc3QaKi5zaWduYWdlLm1lZGlhLnYxLkNyZWF0ZUZpbGVGb2xkZXJSZXNwb25zZSIoyPMYBNDzGAGC0+STAhpiBmZvbGRlciIQL2FwaS9maWxlRm9sZGVyLxLAAQoYQ3JlYXRlRmlsdGVyZWRGaWxlRm9sZGVyEjEuc2lnbmFnZS5tZWRpYS52MS5DcmVhdGVGaWx0ZXJlZEZpbGVGb2xkZXJSZXF1ZXN0GjIuc2lnbmFnZS5tZWRpYS52MS5DcmVhdGVGaWx0ZXJlZEZpbGVGb2xkZXJSZXNwb25zZSI9yPMYBNDzGAGC0+STAi9iBmZvbGRlciIlL2FwaS9maWxlRm9sZGVyL2FkZEZpbHRlcmVkRmlsZUZvbGRlchLaAQocQ3JlYXRlU3luY2VkQWxwaGFEcml2ZUZvbGRlchI1LnNpZ25hZ2UubWVkaWEudjEuQ3JlYXRlU3luY2VkQWxwaGFEcml2ZUZvbGRlclJlcXVlc3QaNi5zaWduYWdlLm1lZGlhLnYxLkNyZWF0ZVN5bmNlZEFscGhhRHJpdmVGb2xkZXJSZXNwb25zZSJLyPMYBNDzGAGC0+STAj06CHNldHRpbmdzYgZmb2xkZXIiKS9hcGkvZmlsZUZvbGRlci9hZGRTeW5jZWRBbHBoYURyaXZlRm9sZGVyEtYBChtDcmVhdGVTeW5jZWRCZXRhRHJpdmVGb2xkZXISNC5zaWduYWdlLm1lZGlhLnYxLkNyZWF0ZVN5bmNlZEJldGFEcml2ZUZvbGRlclJlcXVlc3QaNS5zaWduYWdlLm1lZGlhLnYxLkNyZWF0ZVN5bmNlZEJldGFEcml2ZUZvbGRlclJlc3BvbnNlIkrI8xgE0PMYAYLT5JMCPDoIc2V0dGluZ3NiBmZvbGRlciIoL2FwaS9maWxlRm9sZGVyL2FkZFN5bmNlZEJldGFEcml2ZUZvbGRlchLGAQoXQ3JlYXRlU3luY2VkR2FtbWFGb2xkZXISMC5zaWduYWdlLm1lZGlhLnYxLkNyZWF0ZVN5bmNlZEdhbW1hRm9sZGVyUmVxdWVzdBoxLnNpZ25hZ2UubWVkaWEudjEuQ3JlYXRlU3luY2VkR2FtbWFGb2xkZXJSZXNwb25zZSJGyPMYBNDzGAGC0+STAjg6CHNldHRpbmdzYgZmb2xkZXIiJC9hcGkvZmlsZUZvbGRlci9hZGRTeW5jZWRHYW1tYUZvbGRlchKZAQoSQnJvd3NlR2FtbWFGb2xkZXJzEisuc2lnbmFnZS5tZWRpYS52MS5Ccm93c2VHYW1tYUZvbGRlcnNSZXF1ZXN0Giwuc2lnbmFnZS5tZWRpYS52MS5Ccm93c2VHYW1tYUZvbGRlcnNSZXNwb25zZSIoyPMYA4LT5JMCHhIcL2FwaS9maWxlRm9sZGVyL2dhbW1hRm9sZGVycxK3AQoYVXBkYXRlRGVzaWduRXhwb3J0Rm9ybWF0EjEuc2lnbmFnZS5tZWRpYS52MS5VcGRhdGVEZXNpZ25FeHBvcnRGb3JtYXRSZXF1ZXN0GjIuc2lnbmFnZS5tZWRpYS52MS5VcGRhdGVEZXNpZ25FeHBvcnRGb3JtYXRSZXNwb25zZSI0yPMYBILT5JMCKhooL2FwaS9maWxlRm9sZGVyL3VwZGF0ZURlc2lnbkV4cG9ydEZvcm1hdBKNAQoQUmVuYW1lRmlsZUZvbGRlchIpLnNpZ25hZ2UubWVkaWEudjEuUmVuYW1lRmlsZUZvbGRlclJlcXVlc3QaKi5zaWduYWdlLm1lZGlhLnYxLlJlbmFtZUZpbGVGb2xkZXJSZXNwb25zZSIiyPMYBILT5JMCGCIWL2FwaS9maWxlRm9sZGVyL3JlbmFtZRKSAQoQRGVsZXRlRmlsZUZvbGRlchIpLnNpZ25hZ2UubWVkaWEudjEuRGVsZXRlRmlsZUZvbGRlclJlcXVlc3QaKi5zaWduYWdlLm1lZGlhLnYxLkRlbGV0ZUZpbGVGb2xkZXJSZXNwb25zZSInyPMYBILT5JMCHSobL2FwaS9maWxlRm9sZGVyL3tmb2xkZXJfaWR9Eq4BChFNb3ZlQmF0Y2hUb0ZvbGRlchIqLnNpZ25hZ2UubWVkaWEudjEuTW92ZUJhdGNoVG9Gb2xkZXJSZXF1ZXN0Gisuc2lnbmFnZS5tZWRpYS52MS5Nb3ZlQmF0Y2hUb0ZvbGRlclJlc3BvbnNlIkDI8xgE0PMYAYLT5JMCMjoFYmF0Y2hiBmZvbGRlciIhL2FwaS9maWxlRm9sZGVyL21vdmVCYXRjaFRvRm9sZGVyEo4BCgtSZW1vdmVCYXRjaBIkLnNpZ25hZ2UubWVkaWEudjEuUmVtb3ZlQmF0Y2hSZXF1ZXN0GiUuc2lnbmFnZS5tZWRpYS52MS5SZW1vdmVCYXRjaFJlc3BvbnNlIjLI8xgE0PMYAYLT5JMCJDoFYmF0Y2giGy9hcGkvZmlsZUZvbGRlci9yZW1vdmVCYXRjaBKtAQoXR2V0RmlsZUZvbGRlckJyZWFkY3J1bWISMC5zaWduYWdlLm1lZGlhLnYxLkdldEZpbGVGb2xkZXJCcmVhZGNydW1iUmVxdWVzdBoxLnNpZ25hZ2UubWVkaWEudjEuR2V0RmlsZUZvbGRlckJyZWFkY3J1bWJSZXNwb25zZSItyPMYA9DzGAGC0+STAh8SHS9hcGkvdjIvZmlsZUZvbGRlci9icmVhZGNydW1iErMBChdTZXRDbGVhbnVwT3V0ZGF0ZWRGaWxlcxIwLnNpZ25hZ2UubWVkaWEudjEuU2V0Q2xlYW51cE91dGRhdGVkRmlsZXNSZXF1ZXN0GjEuc2lnbmFnZS5tZWRpYS52MS5TZXRDbGVhbnVwT3V0ZGF0ZWRGaWxlc1Jlc3BvbnNlIjPI8xgFgtPkkwIpGicvYXBpL2ZpbGVGb2xkZXIvc2V0Q2xlYW51cE91dGRhdGVkRmlsZXMSoQEKFVN5bmNocm9uaXplRmlsZUZvbGRlchIuLnNpZ25hZ2UubWVkaWEudjEuU3luY2hyb25pemVGaWxlRm9sZGVyUmVxdWVzdBovLnNpZ25hZ2UubWVkaWEudjEuU3luY2hyb25pemVGaWxlRm9sZGVyUmVzcG9uc2UiJ8jzGASC0+STAh0aGy9hcGkvZmlsZUZvbGRlci9zeW5jaHJvbml6ZRKDAQoLU2V0QXV0b1N5bmMSJC5zaWduYWdlLm1lZGlhLnYxLlNldEF1dG9TeW5jUmVxdWVzdBolLnNpZ25hZ2UubWVkaWEudjEuU2V0QXV0b1N5bmNSZXNwb25zZSInyPMYBILT5JMCHRobL2FwaS9maWxlRm9sZGVyL3NldEF1dG9TeW5jEu0BCiRVcGRhdGVTeW5jZWRBbHBoYURyaXZlRm9sZGVyU2V0dGluZ3MSPS5zaWduYWdlLm1lZGlhLnYxLlVwZGF0ZVN5bmNlZEFscGhhRHJpdmVGb2xkZXJTZXR0aW5nc1JlcXVlc3QaPi5zaWduYWdlLm1lZGlhLnYxLlVwZGF0ZVN5bmNlZEFscGhhRHJpdmVGb2xkZXJTZXR0aW5nc1Jlc3BvbnNlIkbI8xgE0PMYAYLT5JMCODoIc2V0dGluZ3MaLC9hcGkvZmlsZUZvbGRlci91cGRhdGVTeW5jZWRBbHBoYURyaXZlRm9sZGVyEukBCiNVcGRhdGVTeW5jZWRCZXRhRHJpdmVGb2xkZXJTZXR0aW5ncxI8LnNpZ25hZ2UubWVkaWEudjEuVXBkYXRlU3luY2VkQmV0YURyaXZlRm9sZGVyU2V0dGluZ3NSZXF1ZXN0Gj0uc2lnbmFnZS5tZWRpYS52MS5VcGRhdGVTeW5jZWRCZXRhRHJpdmVGb2xkZXJTZXR0aW5nc1Jlc3BvbnNlIkXI8xgE0PMYAYLT5JMCNzoIc2V0dGluZ3MaKy9hcGkvZmlsZUZvbGRlci91cGRhdGVTeW5jZWRCZXRhRHJpdmVGb2xkZXISvgEKFFNldElnbm9yZWRTdWJmb2xkZXJzEi0uc2lnbmFnZS5tZWRpYS52MS5TZXRJZ25vcmVkU3ViZm9sZGVyc1JlcXVlc3QaLi5zaWduYWdlLm1lZGlhLnYxLlNldElnbm9yZWRTdWJmb2xkZXJzUmVzcG9uc2UiR8jzGASC0+STAj06FWlnbm9yZWRfc3ViZm9sZGVyX2lkcxokL2FwaS9maWxlRm9sZGVyL3NldElnbm9yZWRTdWJmb2xkZXJzEqsBChVEZXRhY2hBbHBoYUNyZWRlbnRpYWwSLi5zaWduYWdlLm1lZGlhLnYxLkRldGFjaEFscGhhQ3JlZGVudGlhbFJlcXVlc3QaLy5zaWduYWdlLm1lZGlhLnYxLkRldGFjaEFscGhhQ3JlZGVudGlhbFJlc3BvbnNlIjHI8xgEgtPkkwInGiUvYXBpL2ZpbGVGb2xkZXIvZGV0YWNoQWxwaGFDcmVkZW50aWFsEpcBChBEZXRhY2hCZXRhVGVuYW50Eikuc2lnbmFnZS5tZWRpYS52MS5EZXRhY2hCZXRhVGVuYW50UmVxdWVzdBoqLnNpZ25hZ2UubWVkaWEudjEuRGV0YWNoQmV0YVRlbmFudFJlc3BvbnNlIizI8xgEgtPkkwIiGiAvYXBpL2ZpbGVGb2xkZXIvZGV0YWNoQmV0YVRlbmFudGIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_struct, file_signage_common_v1_list, file_signage_options_v1_options]);
 
 /**
  * 1 = stored (regular or synced), 2 = filtered (virtual).
@@ -146,6 +147,46 @@ export type FileFolder = Message<"signage.media.v1.FileFolder"> & {
    * @generated from field: optional string first_file_thumbnail = 25;
    */
   firstFileThumbnail?: string | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Struct alpha_drive_folder_details = 26;
+   */
+  alphaDriveFolderDetails?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Struct beta_drive_folder_details = 27;
+   */
+  betaDriveFolderDetails?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Struct gamma_folder_details = 28;
+   */
+  gammaFolderDetails?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Struct campaign_usage_details = 29;
+   */
+  campaignUsageDetails?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Struct top_level_campaign_usage_details = 30;
+   */
+  topLevelCampaignUsageDetails?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Struct message_usage_details = 31;
+   */
+  messageUsageDetails?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Struct usage_details = 32;
+   */
+  usageDetails?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional int64 create_date = 33;
+   */
+  createDate?: bigint | undefined;
 };
 
 /**
@@ -200,6 +241,1025 @@ export const ListFileFoldersResponseSchema: GenMessage<ListFileFoldersResponse> 
   messageDesc(file_signage_media_v1_file_folder, 2);
 
 /**
+ * @generated from message signage.media.v1.CreateFileFolderRequest
+ */
+export type CreateFileFolderRequest = Message<"signage.media.v1.CreateFileFolderRequest"> & {
+  /**
+   * @generated from field: optional int64 customer_id = 1;
+   */
+  customerId?: bigint | undefined;
+
+  /**
+   * @generated from field: optional string parent_id = 2;
+   */
+  parentId?: string | undefined;
+
+  /**
+   * @generated from field: optional string name = 3;
+   */
+  name?: string | undefined;
+
+  /**
+   * `teamId:readOnly` pairs, comma separated.
+   *
+   * @generated from field: optional string team_ids = 4;
+   */
+  teamIds?: string | undefined;
+
+  /**
+   * @generated from field: optional bool cleanup_outdated_files = 5;
+   */
+  cleanupOutdatedFiles?: boolean | undefined;
+
+  /**
+   * @generated from field: optional bool inherit_parent_teams = 6;
+   */
+  inheritParentTeams?: boolean | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.CreateFileFolderRequest.
+ * Use `create(CreateFileFolderRequestSchema)` to create a new message.
+ */
+export const CreateFileFolderRequestSchema: GenMessage<CreateFileFolderRequest> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 3);
+
+/**
+ * @generated from message signage.media.v1.CreateFileFolderResponse
+ */
+export type CreateFileFolderResponse = Message<"signage.media.v1.CreateFileFolderResponse"> & {
+  /**
+   * @generated from field: signage.media.v1.FileFolder folder = 1;
+   */
+  folder?: FileFolder | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.CreateFileFolderResponse.
+ * Use `create(CreateFileFolderResponseSchema)` to create a new message.
+ */
+export const CreateFileFolderResponseSchema: GenMessage<CreateFileFolderResponse> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 4);
+
+/**
+ * @generated from message signage.media.v1.CreateFilteredFileFolderRequest
+ */
+export type CreateFilteredFileFolderRequest = Message<"signage.media.v1.CreateFilteredFileFolderRequest"> & {
+  /**
+   * @generated from field: optional int64 customer_id = 1;
+   */
+  customerId?: bigint | undefined;
+
+  /**
+   * @generated from field: optional string parent_id = 2;
+   */
+  parentId?: string | undefined;
+
+  /**
+   * @generated from field: optional string name = 3;
+   */
+  name?: string | undefined;
+
+  /**
+   * @generated from field: optional string quick_filter_id = 4;
+   */
+  quickFilterId?: string | undefined;
+
+  /**
+   * @generated from field: optional string team_ids = 5;
+   */
+  teamIds?: string | undefined;
+
+  /**
+   * @generated from field: optional bool inherit_parent_teams = 6;
+   */
+  inheritParentTeams?: boolean | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.CreateFilteredFileFolderRequest.
+ * Use `create(CreateFilteredFileFolderRequestSchema)` to create a new message.
+ */
+export const CreateFilteredFileFolderRequestSchema: GenMessage<CreateFilteredFileFolderRequest> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 5);
+
+/**
+ * @generated from message signage.media.v1.CreateFilteredFileFolderResponse
+ */
+export type CreateFilteredFileFolderResponse = Message<"signage.media.v1.CreateFilteredFileFolderResponse"> & {
+  /**
+   * @generated from field: signage.media.v1.FileFolder folder = 1;
+   */
+  folder?: FileFolder | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.CreateFilteredFileFolderResponse.
+ * Use `create(CreateFilteredFileFolderResponseSchema)` to create a new message.
+ */
+export const CreateFilteredFileFolderResponseSchema: GenMessage<CreateFilteredFileFolderResponse> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 6);
+
+/**
+ * JSON body of the synced-folder creates and settings updates (document 1,
+ * "Sync settings"); which fields are required depends on the source.
+ *
+ * @generated from message signage.media.v1.SyncedFolderSettings
+ */
+export type SyncedFolderSettings = Message<"signage.media.v1.SyncedFolderSettings"> & {
+  /**
+   * @generated from field: optional string alpha_credential_id = 1;
+   */
+  alphaCredentialId?: string | undefined;
+
+  /**
+   * @generated from field: optional string alpha_folder_id = 2;
+   */
+  alphaFolderId?: string | undefined;
+
+  /**
+   * @generated from field: optional string beta_tenant_id = 3;
+   */
+  betaTenantId?: string | undefined;
+
+  /**
+   * @generated from field: optional string drive_id = 4;
+   */
+  driveId?: string | undefined;
+
+  /**
+   * @generated from field: optional string beta_drive_folder_id = 5;
+   */
+  betaDriveFolderId?: string | undefined;
+
+  /**
+   * @generated from field: optional string gamma_credential_id = 6;
+   */
+  gammaCredentialId?: string | undefined;
+
+  /**
+   * @generated from field: optional string gamma_folder_id = 7;
+   */
+  gammaFolderId?: string | undefined;
+
+  /**
+   * @generated from field: repeated string ignored_subfolder_ids = 8;
+   */
+  ignoredSubfolderIds: string[];
+
+  /**
+   * @generated from field: optional signage.media.v1.SyncMode sync_mode = 9;
+   */
+  syncMode?: SyncMode | undefined;
+
+  /**
+   * @generated from field: repeated string file_types = 10;
+   */
+  fileTypes: string[];
+
+  /**
+   * @generated from field: optional bool sync_file_removal = 11;
+   */
+  syncFileRemoval?: boolean | undefined;
+
+  /**
+   * @generated from field: optional bool sync_folder_removal = 12;
+   */
+  syncFolderRemoval?: boolean | undefined;
+
+  /**
+   * @generated from field: optional bool auto_sync = 13;
+   */
+  autoSync?: boolean | undefined;
+
+  /**
+   * @generated from field: optional string valid_from_column_name = 14;
+   */
+  validFromColumnName?: string | undefined;
+
+  /**
+   * @generated from field: optional string valid_to_column_name = 15;
+   */
+  validToColumnName?: string | undefined;
+
+  /**
+   * @generated from field: optional string preferred_visual_format = 16;
+   */
+  preferredVisualFormat?: string | undefined;
+
+  /**
+   * @generated from field: optional string preferred_table_format = 17;
+   */
+  preferredTableFormat?: string | undefined;
+
+  /**
+   * @generated from field: optional string export_strategy = 18;
+   */
+  exportStrategy?: string | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.SyncedFolderSettings.
+ * Use `create(SyncedFolderSettingsSchema)` to create a new message.
+ */
+export const SyncedFolderSettingsSchema: GenMessage<SyncedFolderSettings> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 7);
+
+/**
+ * @generated from message signage.media.v1.CreateSyncedAlphaDriveFolderRequest
+ */
+export type CreateSyncedAlphaDriveFolderRequest = Message<"signage.media.v1.CreateSyncedAlphaDriveFolderRequest"> & {
+  /**
+   * @generated from field: optional int64 customer_id = 1;
+   */
+  customerId?: bigint | undefined;
+
+  /**
+   * @generated from field: optional string parent_id = 2;
+   */
+  parentId?: string | undefined;
+
+  /**
+   * @generated from field: optional string name = 3;
+   */
+  name?: string | undefined;
+
+  /**
+   * @generated from field: optional string team_ids = 4;
+   */
+  teamIds?: string | undefined;
+
+  /**
+   * @generated from field: optional bool inherit_parent_teams = 5;
+   */
+  inheritParentTeams?: boolean | undefined;
+
+  /**
+   * @generated from field: signage.media.v1.SyncedFolderSettings settings = 6;
+   */
+  settings?: SyncedFolderSettings | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.CreateSyncedAlphaDriveFolderRequest.
+ * Use `create(CreateSyncedAlphaDriveFolderRequestSchema)` to create a new message.
+ */
+export const CreateSyncedAlphaDriveFolderRequestSchema: GenMessage<CreateSyncedAlphaDriveFolderRequest> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 8);
+
+/**
+ * @generated from message signage.media.v1.CreateSyncedAlphaDriveFolderResponse
+ */
+export type CreateSyncedAlphaDriveFolderResponse = Message<"signage.media.v1.CreateSyncedAlphaDriveFolderResponse"> & {
+  /**
+   * @generated from field: signage.media.v1.FileFolder folder = 1;
+   */
+  folder?: FileFolder | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.CreateSyncedAlphaDriveFolderResponse.
+ * Use `create(CreateSyncedAlphaDriveFolderResponseSchema)` to create a new message.
+ */
+export const CreateSyncedAlphaDriveFolderResponseSchema: GenMessage<CreateSyncedAlphaDriveFolderResponse> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 9);
+
+/**
+ * @generated from message signage.media.v1.CreateSyncedBetaDriveFolderRequest
+ */
+export type CreateSyncedBetaDriveFolderRequest = Message<"signage.media.v1.CreateSyncedBetaDriveFolderRequest"> & {
+  /**
+   * @generated from field: optional int64 customer_id = 1;
+   */
+  customerId?: bigint | undefined;
+
+  /**
+   * @generated from field: optional string parent_id = 2;
+   */
+  parentId?: string | undefined;
+
+  /**
+   * @generated from field: optional string name = 3;
+   */
+  name?: string | undefined;
+
+  /**
+   * @generated from field: optional string team_ids = 4;
+   */
+  teamIds?: string | undefined;
+
+  /**
+   * @generated from field: optional bool inherit_parent_teams = 5;
+   */
+  inheritParentTeams?: boolean | undefined;
+
+  /**
+   * @generated from field: signage.media.v1.SyncedFolderSettings settings = 6;
+   */
+  settings?: SyncedFolderSettings | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.CreateSyncedBetaDriveFolderRequest.
+ * Use `create(CreateSyncedBetaDriveFolderRequestSchema)` to create a new message.
+ */
+export const CreateSyncedBetaDriveFolderRequestSchema: GenMessage<CreateSyncedBetaDriveFolderRequest> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 10);
+
+/**
+ * @generated from message signage.media.v1.CreateSyncedBetaDriveFolderResponse
+ */
+export type CreateSyncedBetaDriveFolderResponse = Message<"signage.media.v1.CreateSyncedBetaDriveFolderResponse"> & {
+  /**
+   * @generated from field: signage.media.v1.FileFolder folder = 1;
+   */
+  folder?: FileFolder | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.CreateSyncedBetaDriveFolderResponse.
+ * Use `create(CreateSyncedBetaDriveFolderResponseSchema)` to create a new message.
+ */
+export const CreateSyncedBetaDriveFolderResponseSchema: GenMessage<CreateSyncedBetaDriveFolderResponse> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 11);
+
+/**
+ * @generated from message signage.media.v1.CreateSyncedGammaFolderRequest
+ */
+export type CreateSyncedGammaFolderRequest = Message<"signage.media.v1.CreateSyncedGammaFolderRequest"> & {
+  /**
+   * @generated from field: optional int64 customer_id = 1;
+   */
+  customerId?: bigint | undefined;
+
+  /**
+   * @generated from field: optional string parent_id = 2;
+   */
+  parentId?: string | undefined;
+
+  /**
+   * @generated from field: optional string name = 3;
+   */
+  name?: string | undefined;
+
+  /**
+   * @generated from field: optional string team_ids = 4;
+   */
+  teamIds?: string | undefined;
+
+  /**
+   * @generated from field: optional bool inherit_parent_teams = 5;
+   */
+  inheritParentTeams?: boolean | undefined;
+
+  /**
+   * @generated from field: signage.media.v1.SyncedFolderSettings settings = 6;
+   */
+  settings?: SyncedFolderSettings | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.CreateSyncedGammaFolderRequest.
+ * Use `create(CreateSyncedGammaFolderRequestSchema)` to create a new message.
+ */
+export const CreateSyncedGammaFolderRequestSchema: GenMessage<CreateSyncedGammaFolderRequest> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 12);
+
+/**
+ * @generated from message signage.media.v1.CreateSyncedGammaFolderResponse
+ */
+export type CreateSyncedGammaFolderResponse = Message<"signage.media.v1.CreateSyncedGammaFolderResponse"> & {
+  /**
+   * @generated from field: signage.media.v1.FileFolder folder = 1;
+   */
+  folder?: FileFolder | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.CreateSyncedGammaFolderResponse.
+ * Use `create(CreateSyncedGammaFolderResponseSchema)` to create a new message.
+ */
+export const CreateSyncedGammaFolderResponseSchema: GenMessage<CreateSyncedGammaFolderResponse> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 13);
+
+/**
+ * @generated from message signage.media.v1.BrowseGammaFoldersRequest
+ */
+export type BrowseGammaFoldersRequest = Message<"signage.media.v1.BrowseGammaFoldersRequest"> & {
+  /**
+   * @generated from field: optional string credential_id = 1;
+   */
+  credentialId?: string | undefined;
+
+  /**
+   * @generated from field: optional string folder_id = 2;
+   */
+  folderId?: string | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.BrowseGammaFoldersRequest.
+ * Use `create(BrowseGammaFoldersRequestSchema)` to create a new message.
+ */
+export const BrowseGammaFoldersRequestSchema: GenMessage<BrowseGammaFoldersRequest> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 14);
+
+/**
+ * @generated from message signage.media.v1.BrowseGammaFoldersResponse
+ */
+export type BrowseGammaFoldersResponse = Message<"signage.media.v1.BrowseGammaFoldersResponse"> & {
+};
+
+/**
+ * Describes the message signage.media.v1.BrowseGammaFoldersResponse.
+ * Use `create(BrowseGammaFoldersResponseSchema)` to create a new message.
+ */
+export const BrowseGammaFoldersResponseSchema: GenMessage<BrowseGammaFoldersResponse> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 15);
+
+/**
+ * @generated from message signage.media.v1.UpdateDesignExportFormatRequest
+ */
+export type UpdateDesignExportFormatRequest = Message<"signage.media.v1.UpdateDesignExportFormatRequest"> & {
+  /**
+   * @generated from field: optional string folder_id = 1;
+   */
+  folderId?: string | undefined;
+
+  /**
+   * @generated from field: optional string export_format = 2;
+   */
+  exportFormat?: string | undefined;
+
+  /**
+   * @generated from field: optional string export_strategy = 3;
+   */
+  exportStrategy?: string | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.UpdateDesignExportFormatRequest.
+ * Use `create(UpdateDesignExportFormatRequestSchema)` to create a new message.
+ */
+export const UpdateDesignExportFormatRequestSchema: GenMessage<UpdateDesignExportFormatRequest> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 16);
+
+/**
+ * @generated from message signage.media.v1.UpdateDesignExportFormatResponse
+ */
+export type UpdateDesignExportFormatResponse = Message<"signage.media.v1.UpdateDesignExportFormatResponse"> & {
+};
+
+/**
+ * Describes the message signage.media.v1.UpdateDesignExportFormatResponse.
+ * Use `create(UpdateDesignExportFormatResponseSchema)` to create a new message.
+ */
+export const UpdateDesignExportFormatResponseSchema: GenMessage<UpdateDesignExportFormatResponse> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 17);
+
+/**
+ * @generated from message signage.media.v1.RenameFileFolderRequest
+ */
+export type RenameFileFolderRequest = Message<"signage.media.v1.RenameFileFolderRequest"> & {
+  /**
+   * @generated from field: string folder_id = 1;
+   */
+  folderId: string;
+
+  /**
+   * @generated from field: string new_name = 2;
+   */
+  newName: string;
+};
+
+/**
+ * Describes the message signage.media.v1.RenameFileFolderRequest.
+ * Use `create(RenameFileFolderRequestSchema)` to create a new message.
+ */
+export const RenameFileFolderRequestSchema: GenMessage<RenameFileFolderRequest> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 18);
+
+/**
+ * @generated from message signage.media.v1.RenameFileFolderResponse
+ */
+export type RenameFileFolderResponse = Message<"signage.media.v1.RenameFileFolderResponse"> & {
+};
+
+/**
+ * Describes the message signage.media.v1.RenameFileFolderResponse.
+ * Use `create(RenameFileFolderResponseSchema)` to create a new message.
+ */
+export const RenameFileFolderResponseSchema: GenMessage<RenameFileFolderResponse> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 19);
+
+/**
+ * @generated from message signage.media.v1.DeleteFileFolderRequest
+ */
+export type DeleteFileFolderRequest = Message<"signage.media.v1.DeleteFileFolderRequest"> & {
+  /**
+   * @generated from field: string folder_id = 1;
+   */
+  folderId: string;
+
+  /**
+   * @generated from field: optional bool remove_from_playlists = 2;
+   */
+  removeFromPlaylists?: boolean | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.DeleteFileFolderRequest.
+ * Use `create(DeleteFileFolderRequestSchema)` to create a new message.
+ */
+export const DeleteFileFolderRequestSchema: GenMessage<DeleteFileFolderRequest> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 20);
+
+/**
+ * @generated from message signage.media.v1.DeleteFileFolderResponse
+ */
+export type DeleteFileFolderResponse = Message<"signage.media.v1.DeleteFileFolderResponse"> & {
+};
+
+/**
+ * Describes the message signage.media.v1.DeleteFileFolderResponse.
+ * Use `create(DeleteFileFolderResponseSchema)` to create a new message.
+ */
+export const DeleteFileFolderResponseSchema: GenMessage<DeleteFileFolderResponse> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 21);
+
+/**
+ * @generated from message signage.media.v1.FolderRef
+ */
+export type FolderRef = Message<"signage.media.v1.FolderRef"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message signage.media.v1.FolderRef.
+ * Use `create(FolderRefSchema)` to create a new message.
+ */
+export const FolderRefSchema: GenMessage<FolderRef> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 22);
+
+/**
+ * Batch move/delete body.
+ *
+ * @generated from message signage.media.v1.FileFolderBatch
+ */
+export type FileFolderBatch = Message<"signage.media.v1.FileFolderBatch"> & {
+  /**
+   * @generated from field: signage.media.v1.FolderRef target_folder = 1;
+   */
+  targetFolder?: FolderRef | undefined;
+
+  /**
+   * @generated from field: repeated string file_ids = 2;
+   */
+  fileIds: string[];
+
+  /**
+   * @generated from field: repeated string folder_ids = 3;
+   */
+  folderIds: string[];
+};
+
+/**
+ * Describes the message signage.media.v1.FileFolderBatch.
+ * Use `create(FileFolderBatchSchema)` to create a new message.
+ */
+export const FileFolderBatchSchema: GenMessage<FileFolderBatch> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 23);
+
+/**
+ * @generated from message signage.media.v1.MoveBatchToFolderRequest
+ */
+export type MoveBatchToFolderRequest = Message<"signage.media.v1.MoveBatchToFolderRequest"> & {
+  /**
+   * @generated from field: optional int64 customer_id = 1;
+   */
+  customerId?: bigint | undefined;
+
+  /**
+   * @generated from field: signage.media.v1.FileFolderBatch batch = 2;
+   */
+  batch?: FileFolderBatch | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.MoveBatchToFolderRequest.
+ * Use `create(MoveBatchToFolderRequestSchema)` to create a new message.
+ */
+export const MoveBatchToFolderRequestSchema: GenMessage<MoveBatchToFolderRequest> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 24);
+
+/**
+ * @generated from message signage.media.v1.MoveBatchToFolderResponse
+ */
+export type MoveBatchToFolderResponse = Message<"signage.media.v1.MoveBatchToFolderResponse"> & {
+  /**
+   * @generated from field: signage.media.v1.FileFolder folder = 1;
+   */
+  folder?: FileFolder | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.MoveBatchToFolderResponse.
+ * Use `create(MoveBatchToFolderResponseSchema)` to create a new message.
+ */
+export const MoveBatchToFolderResponseSchema: GenMessage<MoveBatchToFolderResponse> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 25);
+
+/**
+ * @generated from message signage.media.v1.RemoveBatchRequest
+ */
+export type RemoveBatchRequest = Message<"signage.media.v1.RemoveBatchRequest"> & {
+  /**
+   * @generated from field: optional int64 customer_id = 1;
+   */
+  customerId?: bigint | undefined;
+
+  /**
+   * @generated from field: optional bool remove_from_playlists = 2;
+   */
+  removeFromPlaylists?: boolean | undefined;
+
+  /**
+   * @generated from field: signage.media.v1.FileFolderBatch batch = 3;
+   */
+  batch?: FileFolderBatch | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.RemoveBatchRequest.
+ * Use `create(RemoveBatchRequestSchema)` to create a new message.
+ */
+export const RemoveBatchRequestSchema: GenMessage<RemoveBatchRequest> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 26);
+
+/**
+ * @generated from message signage.media.v1.RemoveBatchResponse
+ */
+export type RemoveBatchResponse = Message<"signage.media.v1.RemoveBatchResponse"> & {
+};
+
+/**
+ * Describes the message signage.media.v1.RemoveBatchResponse.
+ * Use `create(RemoveBatchResponseSchema)` to create a new message.
+ */
+export const RemoveBatchResponseSchema: GenMessage<RemoveBatchResponse> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 27);
+
+/**
+ * @generated from message signage.media.v1.GetFileFolderBreadcrumbRequest
+ */
+export type GetFileFolderBreadcrumbRequest = Message<"signage.media.v1.GetFileFolderBreadcrumbRequest"> & {
+  /**
+   * @generated from field: optional int64 customer_id = 1;
+   */
+  customerId?: bigint | undefined;
+
+  /**
+   * @generated from field: optional string folder_id = 2;
+   */
+  folderId?: string | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.GetFileFolderBreadcrumbRequest.
+ * Use `create(GetFileFolderBreadcrumbRequestSchema)` to create a new message.
+ */
+export const GetFileFolderBreadcrumbRequestSchema: GenMessage<GetFileFolderBreadcrumbRequest> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 28);
+
+/**
+ * From the root down to the requested folder.
+ *
+ * @generated from message signage.media.v1.GetFileFolderBreadcrumbResponse
+ */
+export type GetFileFolderBreadcrumbResponse = Message<"signage.media.v1.GetFileFolderBreadcrumbResponse"> & {
+  /**
+   * @generated from field: repeated signage.media.v1.FileFolder file_folders = 1;
+   */
+  fileFolders: FileFolder[];
+};
+
+/**
+ * Describes the message signage.media.v1.GetFileFolderBreadcrumbResponse.
+ * Use `create(GetFileFolderBreadcrumbResponseSchema)` to create a new message.
+ */
+export const GetFileFolderBreadcrumbResponseSchema: GenMessage<GetFileFolderBreadcrumbResponse> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 29);
+
+/**
+ * @generated from message signage.media.v1.SetCleanupOutdatedFilesRequest
+ */
+export type SetCleanupOutdatedFilesRequest = Message<"signage.media.v1.SetCleanupOutdatedFilesRequest"> & {
+  /**
+   * @generated from field: optional string folder_id = 1;
+   */
+  folderId?: string | undefined;
+
+  /**
+   * @generated from field: optional bool cleanup_outdated_files = 2;
+   */
+  cleanupOutdatedFiles?: boolean | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.SetCleanupOutdatedFilesRequest.
+ * Use `create(SetCleanupOutdatedFilesRequestSchema)` to create a new message.
+ */
+export const SetCleanupOutdatedFilesRequestSchema: GenMessage<SetCleanupOutdatedFilesRequest> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 30);
+
+/**
+ * @generated from message signage.media.v1.SetCleanupOutdatedFilesResponse
+ */
+export type SetCleanupOutdatedFilesResponse = Message<"signage.media.v1.SetCleanupOutdatedFilesResponse"> & {
+};
+
+/**
+ * Describes the message signage.media.v1.SetCleanupOutdatedFilesResponse.
+ * Use `create(SetCleanupOutdatedFilesResponseSchema)` to create a new message.
+ */
+export const SetCleanupOutdatedFilesResponseSchema: GenMessage<SetCleanupOutdatedFilesResponse> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 31);
+
+/**
+ * @generated from message signage.media.v1.SynchronizeFileFolderRequest
+ */
+export type SynchronizeFileFolderRequest = Message<"signage.media.v1.SynchronizeFileFolderRequest"> & {
+  /**
+   * @generated from field: optional string folder_id = 1;
+   */
+  folderId?: string | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.SynchronizeFileFolderRequest.
+ * Use `create(SynchronizeFileFolderRequestSchema)` to create a new message.
+ */
+export const SynchronizeFileFolderRequestSchema: GenMessage<SynchronizeFileFolderRequest> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 32);
+
+/**
+ * @generated from message signage.media.v1.SynchronizeFileFolderResponse
+ */
+export type SynchronizeFileFolderResponse = Message<"signage.media.v1.SynchronizeFileFolderResponse"> & {
+};
+
+/**
+ * Describes the message signage.media.v1.SynchronizeFileFolderResponse.
+ * Use `create(SynchronizeFileFolderResponseSchema)` to create a new message.
+ */
+export const SynchronizeFileFolderResponseSchema: GenMessage<SynchronizeFileFolderResponse> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 33);
+
+/**
+ * @generated from message signage.media.v1.SetAutoSyncRequest
+ */
+export type SetAutoSyncRequest = Message<"signage.media.v1.SetAutoSyncRequest"> & {
+  /**
+   * @generated from field: optional string folder_id = 1;
+   */
+  folderId?: string | undefined;
+
+  /**
+   * @generated from field: optional bool auto_sync = 2;
+   */
+  autoSync?: boolean | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.SetAutoSyncRequest.
+ * Use `create(SetAutoSyncRequestSchema)` to create a new message.
+ */
+export const SetAutoSyncRequestSchema: GenMessage<SetAutoSyncRequest> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 34);
+
+/**
+ * @generated from message signage.media.v1.SetAutoSyncResponse
+ */
+export type SetAutoSyncResponse = Message<"signage.media.v1.SetAutoSyncResponse"> & {
+};
+
+/**
+ * Describes the message signage.media.v1.SetAutoSyncResponse.
+ * Use `create(SetAutoSyncResponseSchema)` to create a new message.
+ */
+export const SetAutoSyncResponseSchema: GenMessage<SetAutoSyncResponse> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 35);
+
+/**
+ * @generated from message signage.media.v1.UpdateSyncedAlphaDriveFolderSettingsRequest
+ */
+export type UpdateSyncedAlphaDriveFolderSettingsRequest = Message<"signage.media.v1.UpdateSyncedAlphaDriveFolderSettingsRequest"> & {
+  /**
+   * @generated from field: optional int64 customer_id = 1;
+   */
+  customerId?: bigint | undefined;
+
+  /**
+   * @generated from field: optional string folder_id = 2;
+   */
+  folderId?: string | undefined;
+
+  /**
+   * @generated from field: signage.media.v1.SyncedFolderSettings settings = 3;
+   */
+  settings?: SyncedFolderSettings | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.UpdateSyncedAlphaDriveFolderSettingsRequest.
+ * Use `create(UpdateSyncedAlphaDriveFolderSettingsRequestSchema)` to create a new message.
+ */
+export const UpdateSyncedAlphaDriveFolderSettingsRequestSchema: GenMessage<UpdateSyncedAlphaDriveFolderSettingsRequest> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 36);
+
+/**
+ * @generated from message signage.media.v1.UpdateSyncedAlphaDriveFolderSettingsResponse
+ */
+export type UpdateSyncedAlphaDriveFolderSettingsResponse = Message<"signage.media.v1.UpdateSyncedAlphaDriveFolderSettingsResponse"> & {
+};
+
+/**
+ * Describes the message signage.media.v1.UpdateSyncedAlphaDriveFolderSettingsResponse.
+ * Use `create(UpdateSyncedAlphaDriveFolderSettingsResponseSchema)` to create a new message.
+ */
+export const UpdateSyncedAlphaDriveFolderSettingsResponseSchema: GenMessage<UpdateSyncedAlphaDriveFolderSettingsResponse> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 37);
+
+/**
+ * @generated from message signage.media.v1.UpdateSyncedBetaDriveFolderSettingsRequest
+ */
+export type UpdateSyncedBetaDriveFolderSettingsRequest = Message<"signage.media.v1.UpdateSyncedBetaDriveFolderSettingsRequest"> & {
+  /**
+   * @generated from field: optional int64 customer_id = 1;
+   */
+  customerId?: bigint | undefined;
+
+  /**
+   * @generated from field: optional string folder_id = 2;
+   */
+  folderId?: string | undefined;
+
+  /**
+   * @generated from field: signage.media.v1.SyncedFolderSettings settings = 3;
+   */
+  settings?: SyncedFolderSettings | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.UpdateSyncedBetaDriveFolderSettingsRequest.
+ * Use `create(UpdateSyncedBetaDriveFolderSettingsRequestSchema)` to create a new message.
+ */
+export const UpdateSyncedBetaDriveFolderSettingsRequestSchema: GenMessage<UpdateSyncedBetaDriveFolderSettingsRequest> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 38);
+
+/**
+ * @generated from message signage.media.v1.UpdateSyncedBetaDriveFolderSettingsResponse
+ */
+export type UpdateSyncedBetaDriveFolderSettingsResponse = Message<"signage.media.v1.UpdateSyncedBetaDriveFolderSettingsResponse"> & {
+};
+
+/**
+ * Describes the message signage.media.v1.UpdateSyncedBetaDriveFolderSettingsResponse.
+ * Use `create(UpdateSyncedBetaDriveFolderSettingsResponseSchema)` to create a new message.
+ */
+export const UpdateSyncedBetaDriveFolderSettingsResponseSchema: GenMessage<UpdateSyncedBetaDriveFolderSettingsResponse> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 39);
+
+/**
+ * @generated from message signage.media.v1.SetIgnoredSubfoldersRequest
+ */
+export type SetIgnoredSubfoldersRequest = Message<"signage.media.v1.SetIgnoredSubfoldersRequest"> & {
+  /**
+   * @generated from field: optional string folder_id = 1;
+   */
+  folderId?: string | undefined;
+
+  /**
+   * @generated from field: repeated string ignored_subfolder_ids = 2;
+   */
+  ignoredSubfolderIds: string[];
+};
+
+/**
+ * Describes the message signage.media.v1.SetIgnoredSubfoldersRequest.
+ * Use `create(SetIgnoredSubfoldersRequestSchema)` to create a new message.
+ */
+export const SetIgnoredSubfoldersRequestSchema: GenMessage<SetIgnoredSubfoldersRequest> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 40);
+
+/**
+ * @generated from message signage.media.v1.SetIgnoredSubfoldersResponse
+ */
+export type SetIgnoredSubfoldersResponse = Message<"signage.media.v1.SetIgnoredSubfoldersResponse"> & {
+};
+
+/**
+ * Describes the message signage.media.v1.SetIgnoredSubfoldersResponse.
+ * Use `create(SetIgnoredSubfoldersResponseSchema)` to create a new message.
+ */
+export const SetIgnoredSubfoldersResponseSchema: GenMessage<SetIgnoredSubfoldersResponse> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 41);
+
+/**
+ * @generated from message signage.media.v1.DetachAlphaCredentialRequest
+ */
+export type DetachAlphaCredentialRequest = Message<"signage.media.v1.DetachAlphaCredentialRequest"> & {
+  /**
+   * @generated from field: optional string folder_id = 1;
+   */
+  folderId?: string | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.DetachAlphaCredentialRequest.
+ * Use `create(DetachAlphaCredentialRequestSchema)` to create a new message.
+ */
+export const DetachAlphaCredentialRequestSchema: GenMessage<DetachAlphaCredentialRequest> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 42);
+
+/**
+ * @generated from message signage.media.v1.DetachAlphaCredentialResponse
+ */
+export type DetachAlphaCredentialResponse = Message<"signage.media.v1.DetachAlphaCredentialResponse"> & {
+};
+
+/**
+ * Describes the message signage.media.v1.DetachAlphaCredentialResponse.
+ * Use `create(DetachAlphaCredentialResponseSchema)` to create a new message.
+ */
+export const DetachAlphaCredentialResponseSchema: GenMessage<DetachAlphaCredentialResponse> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 43);
+
+/**
+ * @generated from message signage.media.v1.DetachBetaTenantRequest
+ */
+export type DetachBetaTenantRequest = Message<"signage.media.v1.DetachBetaTenantRequest"> & {
+  /**
+   * @generated from field: optional string folder_id = 1;
+   */
+  folderId?: string | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.DetachBetaTenantRequest.
+ * Use `create(DetachBetaTenantRequestSchema)` to create a new message.
+ */
+export const DetachBetaTenantRequestSchema: GenMessage<DetachBetaTenantRequest> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 44);
+
+/**
+ * @generated from message signage.media.v1.DetachBetaTenantResponse
+ */
+export type DetachBetaTenantResponse = Message<"signage.media.v1.DetachBetaTenantResponse"> & {
+};
+
+/**
+ * Describes the message signage.media.v1.DetachBetaTenantResponse.
+ * Use `create(DetachBetaTenantResponseSchema)` to create a new message.
+ */
+export const DetachBetaTenantResponseSchema: GenMessage<DetachBetaTenantResponse> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file_folder, 45);
+
+/**
+ * @generated from enum signage.media.v1.SyncMode
+ */
+export enum SyncMode {
+  /**
+   * @generated from enum value: SYNC_MODE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: SYNC_MODE_DOWNLOAD_ONCE = 1;
+   */
+  DOWNLOAD_ONCE = 1,
+
+  /**
+   * @generated from enum value: SYNC_MODE_REPLACE_ON_CHANGE = 2;
+   */
+  REPLACE_ON_CHANGE = 2,
+
+  /**
+   * @generated from enum value: SYNC_MODE_UPDATE_FILE_CONTENT_ON_CHANGE = 3;
+   */
+  UPDATE_FILE_CONTENT_ON_CHANGE = 3,
+}
+
+/**
+ * Describes the enum signage.media.v1.SyncMode.
+ */
+export const SyncModeSchema: GenEnum<SyncMode> = /*@__PURE__*/
+  enumDesc(file_signage_media_v1_file_folder, 0);
+
+/**
  * Media folders: document 1, "File folder".
  *
  * @generated from service signage.media.v1.FileFolderService
@@ -212,6 +1272,186 @@ export const FileFolderService: GenService<{
     methodKind: "unary";
     input: typeof ListFileFoldersRequestSchema;
     output: typeof ListFileFoldersResponseSchema;
+  },
+  /**
+   * @generated from rpc signage.media.v1.FileFolderService.CreateFileFolder
+   */
+  createFileFolder: {
+    methodKind: "unary";
+    input: typeof CreateFileFolderRequestSchema;
+    output: typeof CreateFileFolderResponseSchema;
+  },
+  /**
+   * @generated from rpc signage.media.v1.FileFolderService.CreateFilteredFileFolder
+   */
+  createFilteredFileFolder: {
+    methodKind: "unary";
+    input: typeof CreateFilteredFileFolderRequestSchema;
+    output: typeof CreateFilteredFileFolderResponseSchema;
+  },
+  /**
+   * Cloud-drive synced folders: fields and validation here; the sync itself is a later issue (501).
+   *
+   * @generated from rpc signage.media.v1.FileFolderService.CreateSyncedAlphaDriveFolder
+   */
+  createSyncedAlphaDriveFolder: {
+    methodKind: "unary";
+    input: typeof CreateSyncedAlphaDriveFolderRequestSchema;
+    output: typeof CreateSyncedAlphaDriveFolderResponseSchema;
+  },
+  /**
+   * @generated from rpc signage.media.v1.FileFolderService.CreateSyncedBetaDriveFolder
+   */
+  createSyncedBetaDriveFolder: {
+    methodKind: "unary";
+    input: typeof CreateSyncedBetaDriveFolderRequestSchema;
+    output: typeof CreateSyncedBetaDriveFolderResponseSchema;
+  },
+  /**
+   * @generated from rpc signage.media.v1.FileFolderService.CreateSyncedGammaFolder
+   */
+  createSyncedGammaFolder: {
+    methodKind: "unary";
+    input: typeof CreateSyncedGammaFolderRequestSchema;
+    output: typeof CreateSyncedGammaFolderResponseSchema;
+  },
+  /**
+   * Role not given in the document: a read, so VIEWER (ROLES.md).
+   *
+   * @generated from rpc signage.media.v1.FileFolderService.BrowseGammaFolders
+   */
+  browseGammaFolders: {
+    methodKind: "unary";
+    input: typeof BrowseGammaFoldersRequestSchema;
+    output: typeof BrowseGammaFoldersResponseSchema;
+  },
+  /**
+   * Role not given in the document: a folder write, so EDITOR like its neighbours.
+   *
+   * @generated from rpc signage.media.v1.FileFolderService.UpdateDesignExportFormat
+   */
+  updateDesignExportFormat: {
+    methodKind: "unary";
+    input: typeof UpdateDesignExportFormatRequestSchema;
+    output: typeof UpdateDesignExportFormatResponseSchema;
+  },
+  /**
+   * @generated from rpc signage.media.v1.FileFolderService.RenameFileFolder
+   */
+  renameFileFolder: {
+    methodKind: "unary";
+    input: typeof RenameFileFolderRequestSchema;
+    output: typeof RenameFileFolderResponseSchema;
+  },
+  /**
+   * @generated from rpc signage.media.v1.FileFolderService.DeleteFileFolder
+   */
+  deleteFileFolder: {
+    methodKind: "unary";
+    input: typeof DeleteFileFolderRequestSchema;
+    output: typeof DeleteFileFolderResponseSchema;
+  },
+  /**
+   * @generated from rpc signage.media.v1.FileFolderService.MoveBatchToFolder
+   */
+  moveBatchToFolder: {
+    methodKind: "unary";
+    input: typeof MoveBatchToFolderRequestSchema;
+    output: typeof MoveBatchToFolderResponseSchema;
+  },
+  /**
+   * @generated from rpc signage.media.v1.FileFolderService.RemoveBatch
+   */
+  removeBatch: {
+    methodKind: "unary";
+    input: typeof RemoveBatchRequestSchema;
+    output: typeof RemoveBatchResponseSchema;
+  },
+  /**
+   * Path not shown in the document; picked in the style of its neighbours.
+   *
+   * @generated from rpc signage.media.v1.FileFolderService.GetFileFolderBreadcrumb
+   */
+  getFileFolderBreadcrumb: {
+    methodKind: "unary";
+    input: typeof GetFileFolderBreadcrumbRequestSchema;
+    output: typeof GetFileFolderBreadcrumbResponseSchema;
+  },
+  /**
+   * Path not shown in the document; in the style of setAutoSync.
+   *
+   * @generated from rpc signage.media.v1.FileFolderService.SetCleanupOutdatedFiles
+   */
+  setCleanupOutdatedFiles: {
+    methodKind: "unary";
+    input: typeof SetCleanupOutdatedFilesRequestSchema;
+    output: typeof SetCleanupOutdatedFilesResponseSchema;
+  },
+  /**
+   * @generated from rpc signage.media.v1.FileFolderService.SynchronizeFileFolder
+   */
+  synchronizeFileFolder: {
+    methodKind: "unary";
+    input: typeof SynchronizeFileFolderRequestSchema;
+    output: typeof SynchronizeFileFolderResponseSchema;
+  },
+  /**
+   * @generated from rpc signage.media.v1.FileFolderService.SetAutoSync
+   */
+  setAutoSync: {
+    methodKind: "unary";
+    input: typeof SetAutoSyncRequestSchema;
+    output: typeof SetAutoSyncResponseSchema;
+  },
+  /**
+   * Path not shown in the document.
+   *
+   * @generated from rpc signage.media.v1.FileFolderService.UpdateSyncedAlphaDriveFolderSettings
+   */
+  updateSyncedAlphaDriveFolderSettings: {
+    methodKind: "unary";
+    input: typeof UpdateSyncedAlphaDriveFolderSettingsRequestSchema;
+    output: typeof UpdateSyncedAlphaDriveFolderSettingsResponseSchema;
+  },
+  /**
+   * Path not shown in the document.
+   *
+   * @generated from rpc signage.media.v1.FileFolderService.UpdateSyncedBetaDriveFolderSettings
+   */
+  updateSyncedBetaDriveFolderSettings: {
+    methodKind: "unary";
+    input: typeof UpdateSyncedBetaDriveFolderSettingsRequestSchema;
+    output: typeof UpdateSyncedBetaDriveFolderSettingsResponseSchema;
+  },
+  /**
+   * Path not shown in the document.
+   *
+   * @generated from rpc signage.media.v1.FileFolderService.SetIgnoredSubfolders
+   */
+  setIgnoredSubfolders: {
+    methodKind: "unary";
+    input: typeof SetIgnoredSubfoldersRequestSchema;
+    output: typeof SetIgnoredSubfoldersResponseSchema;
+  },
+  /**
+   * Path not shown in the document.
+   *
+   * @generated from rpc signage.media.v1.FileFolderService.DetachAlphaCredential
+   */
+  detachAlphaCredential: {
+    methodKind: "unary";
+    input: typeof DetachAlphaCredentialRequestSchema;
+    output: typeof DetachAlphaCredentialResponseSchema;
+  },
+  /**
+   * Path not shown in the document.
+   *
+   * @generated from rpc signage.media.v1.FileFolderService.DetachBetaTenant
+   */
+  detachBetaTenant: {
+    methodKind: "unary";
+    input: typeof DetachBetaTenantRequestSchema;
+    output: typeof DetachBetaTenantResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_signage_media_v1_file_folder, 0);

@@ -2,18 +2,45 @@
 // @generated from file signage/options/v1/options.proto (package signage.options.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenExtension, GenFile } from "@bufbuild/protobuf/codegenv2";
-import { extDesc, fileDesc } from "@bufbuild/protobuf/codegenv2";
-import type { MethodOptions } from "@bufbuild/protobuf/wkt";
+import type { GenExtension, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
+import { extDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { FieldOptions, MethodOptions } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_descriptor } from "@bufbuild/protobuf/wkt";
 import type { Role } from "../../common/v1/role_pb.js";
 import { file_signage_common_v1_role } from "../../common/v1/role_pb.js";
+import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file signage/options/v1/options.proto.
  */
 export const file_signage_options_v1_options: GenFile = /*@__PURE__*/
-  fileDesc("CiBzaWduYWdlL29wdGlvbnMvdjEvb3B0aW9ucy5wcm90bxISc2lnbmFnZS5vcHRpb25zLnYxOlQKCG1pbl9yb2xlEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYuY4DIAEoDjIXLnNpZ25hZ2UuY29tbW9uLnYxLlJvbGVSB21pblJvbGU6TQoRY3VzdG9tZXJfc2VsZWN0b3ISHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxi6jgMgASgIUhBjdXN0b21lclNlbGVjdG9yOj4KCXNlbnNpdGl2ZRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLuOAyABKAhSCXNlbnNpdGl2ZTpECg1tYXhfcGFnZV9zaXplEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYvI4DIAEoBVILbWF4UGFnZVNpemViBnByb3RvMw", [file_google_protobuf_descriptor, file_signage_common_v1_role]);
+  fileDesc("CiBzaWduYWdlL29wdGlvbnMvdjEvb3B0aW9ucy5wcm90bxISc2lnbmFnZS5vcHRpb25zLnYxIiUKDlNlbnNpdGl2ZUZpZWxkEhMKC2VudW1fdmFsdWVzGAEgAygJOlQKCG1pbl9yb2xlEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYuY4DIAEoDjIXLnNpZ25hZ2UuY29tbW9uLnYxLlJvbGVSB21pblJvbGU6TQoRY3VzdG9tZXJfc2VsZWN0b3ISHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxi6jgMgASgIUhBjdXN0b21lclNlbGVjdG9yOj4KCXNlbnNpdGl2ZRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLuOAyABKAhSCXNlbnNpdGl2ZTpECg1tYXhfcGFnZV9zaXplEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYvI4DIAEoBVILbWF4UGFnZVNpemU6bAoPc2Vuc2l0aXZlX2ZpZWxkEh0uZ29vZ2xlLnByb3RvYnVmLkZpZWxkT3B0aW9ucxidjwMgASgLMiIuc2lnbmFnZS5vcHRpb25zLnYxLlNlbnNpdGl2ZUZpZWxkUg5zZW5zaXRpdmVGaWVsZGIGcHJvdG8z", [file_google_protobuf_descriptor, file_signage_common_v1_role]);
+
+/**
+ * A request field whose change makes the call sensitive (document 2: "changing
+ * password, 2FA, readOnly, restricted, trustedAdmin or a role to OWNER/ADMIN is
+ * a sensitive change"). The auth interceptor finds such fields anywhere in a
+ * unary request (through singular message fields) and, when one is set, applies
+ * the same checks as the method-level `sensitive` option.
+ *
+ * @generated from message signage.options.v1.SensitiveField
+ */
+export type SensitiveField = Message<"signage.options.v1.SensitiveField"> & {
+  /**
+   * Enum fields only: just these values (full names, e.g. "ROLE_OWNER") make
+   * the change sensitive. Empty: any value that is set does.
+   *
+   * @generated from field: repeated string enum_values = 1;
+   */
+  enumValues: string[];
+};
+
+/**
+ * Describes the message signage.options.v1.SensitiveField.
+ * Use `create(SensitiveFieldSchema)` to create a new message.
+ */
+export const SensitiveFieldSchema: GenMessage<SensitiveField> = /*@__PURE__*/
+  messageDesc(file_signage_options_v1_options, 0);
 
 /**
  * Lowest role allowed to call the method. Unset means the method is refused
@@ -48,4 +75,10 @@ export const sensitive: GenExtension<MethodOptions, boolean> = /*@__PURE__*/
  */
 export const max_page_size: GenExtension<MethodOptions, number> = /*@__PURE__*/
   extDesc(file_signage_options_v1_options, 3);
+
+/**
+ * @generated from extension: signage.options.v1.SensitiveField sensitive_field = 51101;
+ */
+export const sensitive_field: GenExtension<FieldOptions, SensitiveField> = /*@__PURE__*/
+  extDesc(file_signage_options_v1_options, 4);
 

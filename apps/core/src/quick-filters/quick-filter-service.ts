@@ -1,0 +1,156 @@
+// QuickFilterService: document 2 "Quick filter" and the quick filter rows of
+// "Teams, tags, users, quick filters", plus the internal CompileQuickFilter
+// every list uses to apply `quickFilterId`.
+import { Code, type ServiceImpl } from "@connectrpc/connect";
+import { requireAuth, serviceError, singleTenant, type AuthContext } from "@signage/auth";
+import { FilteredEntityType, QuickFilterSchema, type QuickFilterService } from "@signage/contracts/signage/core/v1/quick_filter_pb";
+import { printFilter } from "@signage/query";
+import { isFilteredEntityType, listRpc, type FilteredEntityTypeName } from "@signage/runtime";
+import type { Knex } from "knex";
+import type { IdGenerator } from "@signage/db";
+import { isUniqueViolation } from "../customers/customer-repository.js";
+import { checkCriteria, criteriaToFilter } from "./criteria.js";
+import { quickFilterToMessage } from "./quick-filter-mapper.js";
+import { findQuickFilter, usagesOf } from "./quick-filter-repository.js";
+import { quickFilterResource } from "./quick-filter-resource.js";
+
+export interface QuickFilterServiceDeps {
+  knex: Knex;
+  newId: IdGenerator;
+}
+
+const notFound = (id: string) => serviceError(Code.NotFound, "quickFilter.error.notFound", `Quick filter '${id}' not found`, { quickFilterId: id });
+const nameTaken = (name: string) => serviceError(Code.AlreadyExists, "quickFilter.error.nameTaken", `A quick filter named '${name}' already exists`, { name });
+
+function entityTypeName(value: FilteredEntityType | undefined): FilteredEntityTypeName | undefined {
+  const name = value === undefined ? undefined : FilteredEntityType[value];
+  return isFilteredEntityType(name) ? name : undefined;
+}
+
+function checkName(name: string | undefined): string {
+  const trimmed = name?.trim();
+  if (!trimmed) throw serviceError(Code.InvalidArgument, "quickFilter.error.nameRequired", "name is required", { field: "name" });
+  return trimmed;
+}
+
+function targetCustomer(auth: AuthContext): number {
+  return auth.scope.kind === "global" ? auth.caller.customerId : singleTenant(auth.scope);
+}
+
+export function quickFilterService(deps: QuickFilterServiceDeps): ServiceImpl<typeof QuickFilterService> {
+  const { knex, newId } = deps;
+
+  async function load(auth: AuthContext, id: string) {
+    const row = await findQuickFilter(knex, auth.scope, id);
+    if (!row) throw notFound(id);
+    return row;
+  }
+
+  return {
+    async listQuickFilters(req, ctx) {
+      return listRpc(ctx, { knex, resource: quickFilterResource, message: QuickFilterSchema, query: req.query, scope: requireAuth(ctx).scope });
+    },
+
+    async getQuickFilter(req, ctx) {
+      return { quickFilter: quickFilterToMessage(await load(requireAuth(ctx), req.id)) };
+    },
+
+    async createQuickFilter(req, ctx) {
+      const auth = requireAuth(ctx);
+      const fields = req.quickFilter;
+      const name = checkName(fields?.name);
+      const entityType = entityTypeName(fields?.filteredEntityType);
+      if (!entityType) {
+        throw serviceError(Code.InvalidArgument, "quickFilter.error.entityTypeRequired", "filteredEntityType is required: FILE, CONTENT or DEVICE", { field: "filteredEntityType" });
+      }
+      const criteria = checkCriteria(entityType, fields?.criteria);
+      if (req.teamIds?.trim()) {
+        // Team assignments of quick filters come with the team assignment store (core access model).
+        throw serviceError(Code.Unimplemented, "error.notImplemented", "teamIds on quick filter create is not implemented yet", { teamIds: req.teamIds });
+      }
+      const id = newId();
+      try {
+        await knex("quick_filter").insert({
+          id,
+          customer_id: targetCustomer(auth),
+          name,
+          filtered_entity_type: entityType,
+          criteria: JSON.stringify(criteria),
+          listed: fields?.listed ?? false,
+          custom: fields?.custom ?? false,
+        });
+      } catch (e) {
+        if (isUniqueViolation(e)) throw nameTaken(name);
+        throw e;
+      }
+      return { quickFilter: quickFilterToMessage((await findQuickFilter(knex, auth.scope, id))!) };
+    },
+
+    async updateQuickFilter(req, ctx) {
+      const auth = requireAuth(ctx);
+      const fields = req.quickFilter;
+      await knex.transaction(async (trx) => {
+        const row = await findQuickFilter(trx, auth.scope, req.quickFilterId, true);
+        if (!row) throw notFound(req.quickFilterId);
+        // "readOnly: computed: true when used by channels or sub-channels": what they play must not change under them.
+        if (row.read_only) {
+          throw serviceError(Code.FailedPrecondition, "quickFilter.error.readOnly", "The quick filter is used by channels or sub-channels and is read-only", { quickFilterId: row.id });
+        }
+        const requestedType = entityTypeName(fields?.filteredEntityType);
+        if (requestedType !== undefined && requestedType !== row.filtered_entity_type) {
+          throw serviceError(Code.InvalidArgument, "quickFilter.error.entityTypeImmutable", "filteredEntityType is immutable", {
+            filteredEntityType: row.filtered_entity_type,
+            requested: requestedType,
+          });
+        }
+        const columns: Record<string, unknown> = {};
+        if (fields?.name !== undefined) columns.name = checkName(fields.name);
+        if (fields?.criteria !== undefined) columns.criteria = JSON.stringify(checkCriteria(row.filtered_entity_type, fields.criteria));
+        if (fields?.listed !== undefined) columns.listed = fields.listed;
+        if (fields?.custom !== undefined) columns.custom = fields.custom;
+        if (Object.keys(columns).length === 0) return;
+        try {
+          await trx("quick_filter").where({ id: row.id }).update({ ...columns, updated_at: trx.fn.now() });
+        } catch (e) {
+          if (isUniqueViolation(e)) throw nameTaken(String(columns.name));
+          throw e;
+        }
+      });
+      return { quickFilter: quickFilterToMessage(await load(auth, req.quickFilterId)) };
+    },
+
+    async deleteQuickFilter(req, ctx) {
+      const auth = requireAuth(ctx);
+      await knex.transaction(async (trx) => {
+        const row = await findQuickFilter(trx, auth.scope, req.quickFilterId, true);
+        if (!row) throw notFound(req.quickFilterId);
+        const usages = await usagesOf(trx, row.id);
+        if (usages.length > 0) {
+          throw serviceError(Code.FailedPrecondition, "quickFilter.error.inUse", "The quick filter is in use and cannot be deleted", {
+            quickFilterId: row.id,
+            usedBy: usages.map((u) => ({ type: u.used_by_type, id: u.used_by_id })),
+          });
+        }
+        await trx("quick_filter_usage").where({ quick_filter_id: row.id }).delete();
+        await trx("quick_filter").where({ id: row.id }).delete();
+      });
+      return {};
+    },
+
+    async compileQuickFilter(req, ctx) {
+      const auth = requireAuth(ctx);
+      const row = await findQuickFilter(knex, auth.scope, req.quickFilterId);
+      if (!row) throw notFound(req.quickFilterId);
+      const expected = entityTypeName(req.expectedEntityType);
+      if (expected !== row.filtered_entity_type) {
+        throw serviceError(Code.InvalidArgument, "quickFilter.error.entityTypeMismatch", `Quick filter '${row.id}' filters ${row.filtered_entity_type}, not ${expected ?? "an unspecified type"}`, {
+          quickFilterId: row.id,
+          filteredEntityType: row.filtered_entity_type,
+          expected: expected ?? null,
+        });
+      }
+      const node = criteriaToFilter(row.filtered_entity_type, row.criteria);
+      return { search: node ? printFilter(node) : "", filteredEntityType: FilteredEntityType[row.filtered_entity_type] };
+    },
+  };
+}

@@ -1,0 +1,94 @@
+// Core's team pieces wired together: TeamService (REST), core's own
+// TeamAssignmentService (users; more core types as they arrive), the caller's
+// team access (for core lists), user memberships, and the outbox relay.
+import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
+import type { Knex } from "knex";
+import type { AuthContext, ResourceTeamAssignment, TeamAccess } from "@signage/auth";
+import type { EventBus } from "@signage/events";
+import type { IdGenerator } from "@signage/db";
+import { TeamService } from "@signage/contracts/signage/core/v1/team_pb";
+import { TeamAssignmentService } from "@signage/contracts/signage/teams/v1/team_assignments_pb";
+import type { TeamAssignmentUpdate } from "@signage/contracts/signage/common/v1/teams_pb";
+import {
+  assignOnCreate,
+  createTeamAccessResolver,
+  teamAccessForCaller,
+  localTeamDirectory,
+  parseTeamIdsParam,
+  teamAssignmentService,
+  teamResourceTables,
+  updateResourceTeams,
+  type Peers,
+  type TeamAccessResolver,
+  type TeamAssignmentDeps,
+} from "@signage/runtime";
+import type { CoreLogger } from "../deps.js";
+import { coreTeamFacts } from "./core-team-facts.js";
+import { startOutboxRelay, type OutboxRelay } from "./team-outbox.js";
+import { teamService } from "./team-service.js";
+import { publishMembershipsOf, USER_TEAM_TABLE } from "./user-teams.js";
+
+export interface CoreTeams {
+  register(router: ConnectRouter): void;
+  /** The caller's team access, for core's team-enabled lists (`listRpc({ teams })`). */
+  access: TeamAccessResolver;
+  /** The same for code that holds only the AuthContext (tag counts). */
+  accessOfAuth(auth: AuthContext): Promise<TeamAccess>;
+  /** `POST /api/user/updateTeamAssignments?email=`: the user already found in the caller's scope. */
+  updateUserTeams(ctx: HandlerContext, userId: string, update: TeamAssignmentUpdate | undefined): Promise<object>;
+  /** `teamIds` of `POST /api/user/`: parsed and checked before the insert. */
+  parseCreateTeams(ctx: HandlerContext, customerId: number, teamIds: string | undefined): Promise<ResourceTeamAssignment[]>;
+  /** In the create transaction, after the user row is inserted. */
+  assignCreatedUser(trx: Knex.Transaction, userId: string, customerId: number, teams: ResourceTeamAssignment[]): Promise<void>;
+  /** After a write that touched the outbox committed. */
+  published(): void;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export function coreTeams(input: { knex: Knex; bus: EventBus; newId: IdGenerator; peers: Peers; logger: CoreLogger }): CoreTeams {
+  const { knex } = input;
+  let relay: OutboxRelay | undefined;
+  const tables = teamResourceTables([USER_TEAM_TABLE]);
+  const facts = coreTeamFacts(knex);
+  const access = createTeamAccessResolver(facts);
+  const directory = localTeamDirectory(knex);
+  const assignmentDeps: TeamAssignmentDeps = {
+    knex,
+    tables,
+    teams: directory,
+    access,
+    onWritten: (trx, table, ids) => (table.resourceType === "user" ? publishMembershipsOf(trx, ids) : Promise.resolve()),
+    afterCommit: () => relay?.kick(),
+  };
+  const local = teamAssignmentService(assignmentDeps);
+
+  return {
+    register(router) {
+      router.service(TeamService, teamService({ knex, newId: input.newId, peers: input.peers, logger: input.logger, tables, local, relay: () => relay }));
+      router.service(TeamAssignmentService, local);
+    },
+    access,
+    accessOfAuth: (auth) => teamAccessForCaller(facts, auth.caller),
+    updateUserTeams: (ctx, userId, update) => updateResourceTeams(ctx, assignmentDeps, "user", userId, update),
+    async parseCreateTeams(ctx, customerId, teamIds) {
+      const teams = parseTeamIdsParam(teamIds);
+      if (teams.length > 0) await directory.requireTeams(ctx, customerId, teams.map((t) => t.teamId));
+      return teams;
+    },
+    async assignCreatedUser(trx, userId, customerId, teams) {
+      if (teams.length === 0) return;
+      await assignOnCreate(trx, USER_TEAM_TABLE, { resourceId: userId, customerId, teams });
+      await publishMembershipsOf(trx, [userId]);
+    },
+    published: () => relay?.kick(),
+    start() {
+      relay ??= startOutboxRelay(knex, input.bus, input.logger);
+    },
+    async stop() {
+      await relay?.stop();
+      relay = undefined;
+    },
+  };
+}
+

@@ -1,0 +1,45 @@
+// Client-streaming RPCs with a google.api.http rule: the first message carries
+// the path and query fields, then the body parts stream as StreamedBodyPart
+// (see stream.proto). The RPC's single answer renders like a unary response.
+import { create, type DescMethodStreaming, type DescMessage } from "@bufbuild/protobuf";
+import type { Context } from "koa";
+import type { Transport } from "@connectrpc/connect";
+import type { RestRoute } from "../routes/route-table.js";
+import { buildRequest, type QueryValues } from "../transcode/request-builder.js";
+import { renderResponse } from "../transcode/response-renderer.js";
+import { forwardHeaders } from "../http/forward-headers.js";
+import { bodyParts } from "./body-parts.js";
+import { drainRequestAfterResponse, responseAbortSignal } from "./call-signal.js";
+import type { StreamingOptions } from "./streaming-options.js";
+
+export function uploadHandler(route: RestRoute, transport: Transport, options: StreamingOptions) {
+  const method = route.method as DescMethodStreaming<DescMessage, DescMessage>;
+  const firstRoute: RestRoute = { ...route, body: "" };
+  return async (ctx: Context): Promise<void> => {
+    const first = buildRequest(firstRoute, { params: ctx.params as Record<string, string>, query: ctx.query as QueryValues, body: undefined });
+    // An error raised while reading the body (413, bad multipart) wins over the
+    // cancellation the transport reports because of it.
+    let bodyError: unknown;
+    async function* messages() {
+      yield first;
+      try {
+        for await (const part of bodyParts(ctx, { maxBytes: options.maxBodyBytes, chunkBytes: options.chunkBytes })) yield create(method.input, { body: { kind: part } } as never);
+      } catch (err) {
+        bodyError = err;
+        throw err;
+      }
+    }
+    try {
+      const response = await transport.stream(method, responseAbortSignal(ctx), undefined, forwardHeaders(ctx), messages() as never);
+      let answer: Record<string, unknown> | undefined;
+      for await (const message of response.message) answer = message as Record<string, unknown>;
+      if (bodyError) throw bodyError;
+      const rendered = renderResponse(route, answer ?? {});
+      if (rendered === undefined) ctx.status = 204;
+      else ctx.body = rendered;
+    } catch (err) {
+      drainRequestAfterResponse(ctx, options.drainTimeoutMs);
+      throw bodyError ?? err;
+    }
+  };
+}

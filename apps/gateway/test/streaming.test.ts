@@ -1,0 +1,248 @@
+// The streamed-body edge (stream.proto convention): multipart and raw uploads
+// into client-streaming RPCs, downloads with Range from server-streaming RPCs,
+// the size cap, early errors and backpressure — over the in-memory transport
+// and over h2c Connect, against a small in-test implementation of the real
+// BlobAccessService contract.
+import { request as httpRequest } from "node:http";
+import { Readable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { crc32 } from "@node-rs/crc32";
+import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError, createRouterTransport, type ConnectRouter, type Transport } from "@connectrpc/connect";
+import { allFiles } from "@signage/contracts";
+import { ErrorDetailSchema } from "@signage/contracts/signage/common/v1/error_pb";
+import { BlobAccessService } from "@signage/contracts/signage/media/v1/upload_pb";
+import { createLogger, createService, createServiceTransport } from "@signage/platform";
+import { createGateway, upstreamsByPackage } from "../src/index.js";
+
+const silent = { info() {}, warn() {}, error() {} };
+const BLOB = Buffer.alloc(3 * 1024 * 1024 + 17, 0);
+for (let i = 0; i < BLOB.length; i++) BLOB[i] = (i * 7 + (i >> 11)) & 0xff;
+
+interface Received {
+  first: Record<string, unknown>;
+  heads: Array<Record<string, unknown>>;
+  bytes: number[];
+  crcs: number[];
+}
+
+const state = { slowMs: 0, clientBytes: 0, maxGap: 0, failAfterBytes: 0 };
+
+function register(router: ConnectRouter) {
+  router.service(BlobAccessService, {
+    async putPresignedPart(requests) {
+      const received: Received = { first: {}, heads: [], bytes: [], crcs: [] };
+      let seen = 0;
+      for await (const req of requests) {
+        const kind = req.body?.kind;
+        if (!kind || kind.case === undefined) {
+          received.first = { uploadId: req.uploadId, partNumber: req.partNumber, expires: req.expires, maxSize: req.maxSize, signature: req.signature };
+        } else if (kind.case === "head") {
+          received.heads.push({ field: kind.value.field, filename: kind.value.filename, contentType: kind.value.contentType, size: kind.value.size === undefined ? undefined : Number(kind.value.size), value: kind.value.value });
+          received.bytes.push(0);
+          received.crcs.push(0);
+        } else {
+          const i = received.bytes.length - 1;
+          received.bytes[i] += kind.value.length;
+          received.crcs[i] = crc32(kind.value, received.crcs[i]);
+          seen += kind.value.length;
+          state.maxGap = Math.max(state.maxGap, state.clientBytes - seen);
+          if (state.failAfterBytes && seen >= state.failAfterBytes) {
+            throw new ConnectError("too big", Code.ResourceExhausted, undefined, [
+              { desc: ErrorDetailSchema, value: create(ErrorDetailSchema, { key: "upload.error.payloadTooLarge", details: { maxBytes: state.failAfterBytes } }) },
+            ]);
+          }
+          if (state.slowMs) await new Promise((r) => setTimeout(r, state.slowMs));
+        }
+      }
+      return { sessionId: JSON.stringify(received), success: true, uploadedSize: BigInt(seen) };
+    },
+    async *getPresignedBlob(req) {
+      if (req.blob === "missing") throw new ConnectError("no such blob", Code.NotFound);
+      const m = /^bytes=(\d+)-(\d*)$/.exec(req.range ?? "");
+      const start = m ? Number(m[1]) : 0;
+      const end = m && m[2] ? Number(m[2]) : BLOB.length - 1;
+      yield {
+        body: {
+          kind: {
+            case: "head",
+            value: {
+              status: m ? 206 : 200,
+              contentType: req.contentType ?? "application/octet-stream",
+              filename: req.filename ?? "",
+              size: BigInt(end - start + 1),
+              headers: { "accept-ranges": "bytes", ...(m ? { "content-range": `bytes ${start}-${end}/${BLOB.length}` } : {}) },
+            },
+          },
+        },
+      };
+      for (let at = start; at <= end; at += 100_000) {
+        yield { body: { kind: { case: "chunk", value: BLOB.subarray(at, Math.min(end + 1, at + 100_000)) } } };
+      }
+    },
+  });
+}
+
+function multipartBody(boundary: string, parts: Array<{ name: string; filename?: string; type?: string; data: Buffer | string }>): Buffer {
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    const disposition = `form-data; name="${p.name}"${p.filename !== undefined ? `; filename="${p.filename}"` : ""}`;
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ""}\r\n`));
+    chunks.push(Buffer.isBuffer(p.data) ? p.data : Buffer.from(p.data));
+    chunks.push(Buffer.from("\r\n"));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return Buffer.concat(chunks);
+}
+
+/** PUT with a streamed body (no Content-Length unless given), counting what the client has handed over. */
+function streamingPut(url: string, source: AsyncIterable<Buffer>, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: "PUT", headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+    });
+    req.on("error", reject);
+    Readable.from(source).on("error", reject).pipe(req);
+  });
+}
+
+async function* counted(total: number, chunk = 64 * 1024): AsyncGenerator<Buffer> {
+  const piece = Buffer.alloc(chunk, 1);
+  for (let sent = 0; sent < total; sent += chunk) {
+    state.clientBytes += chunk;
+    yield piece;
+  }
+}
+
+const transports: Array<[string, () => Promise<{ transport: Transport; close(): Promise<void> }>]> = [
+  ["in-memory transport", async () => ({ transport: createRouterTransport(register), close: async () => undefined })],
+  [
+    "h2c Connect",
+    async () => {
+      const service = createService({ name: "media", logger: createLogger({ name: "t", level: "silent" }), register });
+      const listening = await service.listen({ host: "127.0.0.1", port: 0 });
+      return { transport: createServiceTransport({ baseUrl: listening.url, protocol: "connect" }), close: () => service.close({ timeoutMs: 100 }) };
+    },
+  ],
+];
+
+describe.each(transports)("streamed bodies over %s", (_name, makeTransport) => {
+  let base = "";
+  let closeAll: () => Promise<void>;
+
+  beforeAll(async () => {
+    const { transport, close } = await makeTransport();
+    const upstreams = upstreamsByPackage({ core: transport, media: transport, integration: transport, reporting: transport, licensing: transport });
+    const { app } = createGateway({ files: allFiles, upstreams, logger: silent, streaming: { maxBodyBytes: 80 * 1024 * 1024 } });
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((r) => server.once("listening", r));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    closeAll = async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await close();
+    };
+  });
+  afterAll(() => closeAll());
+
+  it("multipart: first message has the path and query fields, then a head per field/file and the file bytes in order", async () => {
+    const data = BLOB.subarray(0, 1_500_000);
+    const boundary = "xYzBoundary";
+    const body = multipartBody(boundary, [
+      { name: "note", data: "hello" },
+      { name: "files[]", filename: "a.png", type: "image/png", data },
+      { name: "previews[]", filename: "a.png", type: "image/jpeg", data: "thumb" },
+    ]);
+    const res = await fetch(`${base}/storage/v1/parts/up-1/3?expires=99&signature=sig&maxSize=10`, { method: "PUT", headers: { "content-type": `multipart/form-data; boundary=${boundary}` }, body });
+    expect(res.status).toBe(200);
+    const answer = (await res.json()) as { sessionId: string; uploadedSize: number; success: boolean };
+    expect(answer.uploadedSize).toBe(data.length + 5);
+    const received = JSON.parse(answer.sessionId) as Received;
+    expect(received.first).toEqual({ uploadId: "up-1", partNumber: 3, expires: "99", maxSize: "10", signature: "sig" });
+    expect(received.heads).toEqual([
+      { field: "note", filename: "", contentType: "text/plain", value: "hello" },
+      { field: "files[]", filename: "a.png", contentType: "image/png" },
+      { field: "previews[]", filename: "a.png", contentType: "image/jpeg" },
+    ]);
+    expect(received.bytes).toEqual([0, data.length, 5]);
+    expect(received.crcs[1]).toBe(crc32(data));
+  });
+
+  it("raw body: one head (content type, Content-Length as size) then the bytes", async () => {
+    const res = await fetch(`${base}/storage/v1/parts/up-2/1?expires=1&signature=s`, { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: BLOB });
+    expect(res.status).toBe(200);
+    const received = JSON.parse(((await res.json()) as { sessionId: string }).sessionId) as Received;
+    expect(received.heads).toEqual([{ field: "", filename: "", contentType: "application/octet-stream", size: BLOB.length }]);
+    expect(received.bytes).toEqual([BLOB.length]);
+    expect(received.crcs[0]).toBe(crc32(BLOB));
+  });
+
+  it("size cap: a declared Content-Length above the cap answers 413 upload.error.payloadTooLarge at once", async () => {
+    const res = await streamingPut(`${base}/storage/v1/parts/up-3/1?expires=1&signature=s`, counted(81 * 1024 * 1024), { "content-length": String(81 * 1024 * 1024), "content-type": "application/octet-stream" });
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body)).toMatchObject({ status: 413, key: "upload.error.payloadTooLarge" });
+  });
+
+  it("size cap: an undeclared (chunked) body is cut at the cap with 413", async () => {
+    const res = await streamingPut(`${base}/storage/v1/parts/up-4/1?expires=1&signature=s`, counted(90 * 1024 * 1024), { "content-type": "application/octet-stream" });
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body)).toMatchObject({ key: "upload.error.payloadTooLarge", details: { maxBytes: 80 * 1024 * 1024 } });
+  });
+
+  it("a service error in mid-upload reaches the client as the mapped status and error body", async () => {
+    state.failAfterBytes = 2 * 1024 * 1024;
+    try {
+      const res = await streamingPut(`${base}/storage/v1/parts/up-5/1?expires=1&signature=s`, counted(40 * 1024 * 1024), { "content-type": "application/octet-stream" });
+      expect(res.status).toBe(413);
+      expect(JSON.parse(res.body)).toMatchObject({ key: "upload.error.payloadTooLarge" });
+    } finally {
+      state.failAfterBytes = 0;
+    }
+  });
+
+  it("backpressure: with a slow service the gateway stays within a few MB of what the service has consumed", async () => {
+    state.slowMs = 2;
+    state.clientBytes = 0;
+    state.maxGap = 0;
+    try {
+      const total = 48 * 1024 * 1024;
+      const res = await streamingPut(`${base}/storage/v1/parts/up-6/1?expires=1&signature=s`, counted(total), { "content-type": "application/octet-stream" });
+      expect(res.status).toBe(200);
+      // Without backpressure the whole body (48 MB) would be read ahead.
+      expect(state.maxGap).toBeLessThan(12 * 1024 * 1024);
+    } finally {
+      state.slowMs = 0;
+    }
+  });
+
+  it("download: head sets status, type, length and file name; the bytes stream", async () => {
+    const res = await fetch(`${base}/storage/v1/blobs/b1?expires=1&signature=s&filename=${encodeURIComponent("clip ä.mp4")}&contentType=video/mp4`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("video/mp4");
+    expect(res.headers.get("content-length")).toBe(String(BLOB.length));
+    expect(res.headers.get("accept-ranges")).toBe("bytes");
+    expect(res.headers.get("content-disposition")).toContain("filename*=UTF-8''clip%20%C3%A4.mp4");
+    expect(Buffer.from(await res.arrayBuffer()).equals(BLOB)).toBe(true);
+  });
+
+  it("download: the Range header reaches the service's `range` field; 206 with Content-Range", async () => {
+    const res = await fetch(`${base}/storage/v1/blobs/b1?expires=1&signature=s`, { headers: { range: "bytes=1000-250999" } });
+    expect(res.status).toBe(206);
+    expect(res.headers.get("content-range")).toBe(`bytes 1000-250999/${BLOB.length}`);
+    expect(Buffer.from(await res.arrayBuffer()).equals(BLOB.subarray(1000, 251000))).toBe(true);
+  });
+
+  it("download: an error before the head renders the error body", async () => {
+    const res = await fetch(`${base}/storage/v1/blobs/missing?expires=1&signature=s`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ status: 404, key: "error.notFound" });
+  });
+
+  it("OpenAPI documents streamed uploads as multipart/octet-stream bodies and downloads as bytes", async () => {
+    const doc = (await fetch(`${base}/openapi.json`).then((r) => r.json())) as { paths: Record<string, Record<string, { requestBody?: { content: object }; responses: Record<string, unknown> }>> };
+    expect(Object.keys(doc.paths["/storage/v1/parts/{uploadId}/{partNumber}"].put.requestBody!.content)).toEqual(["multipart/form-data", "application/octet-stream"]);
+    expect(Object.keys(doc.paths["/storage/v1/blobs/{blob}"].get.responses)).toContain("206");
+  });
+});

@@ -1,0 +1,14 @@
+// What the private-app operations need, passed in by the module.
+import type { Knex } from "knex";
+import type { IdGenerator } from "@signage/db";
+import type { BlobStore } from "@signage/storage";
+import type { ZipLimits } from "./package/zip-limits.js";
+
+export interface CustomAppDeps {
+  knex: Knex;
+  /** Package ZIPs and their unpacked files. */
+  store: BlobStore;
+  newId: IdGenerator;
+  /** Defaults: DEFAULT_ZIP_LIMITS. */
+  limits?: Partial<ZipLimits>;
+}

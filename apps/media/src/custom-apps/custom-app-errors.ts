@@ -1,0 +1,45 @@
+// The private-app error keys (document 1 "Errors"). Status by code:
+// InvalidArgument 400, NotFound 404, AlreadyExists/FailedPrecondition 409;
+// the two shared keys below already map to 413 and 415 in the gateway table.
+import { Code } from "@connectrpc/connect";
+import { serviceError } from "@signage/auth";
+import type { PackageError } from "./package/package-error.js";
+
+export const CustomAppErrorKey = {
+  nameRequired: "customApp.error.nameRequired",
+  notFound: "customApp.error.notFound",
+  immutableField: "customApp.error.immutableField",
+  notPackaged: "customApp.error.notPackaged",
+  invalidPackage: "customApp.error.invalidPackage",
+  identityTaken: "customApp.error.identityTaken",
+  noPackage: "customApp.error.noPackage",
+  fileMissing: "customApp.error.fileMissing",
+  payloadTooLarge: "upload.error.payloadTooLarge",
+  unsupportedMediaType: "media.error.unsupportedMediaType",
+} as const;
+
+export const appNotFound = (id: bigint | number) => serviceError(Code.NotFound, CustomAppErrorKey.notFound, `Private app ${id} not found`, { id: Number(id) });
+
+export const nameRequired = () => serviceError(Code.InvalidArgument, CustomAppErrorKey.nameRequired, "A private app needs a non-empty name");
+
+export const immutableField = (field: string) =>
+  serviceError(Code.InvalidArgument, CustomAppErrorKey.immutableField, `Updates cannot change '${field}' of a private app`, { field });
+
+export const notPackaged = (id: number) =>
+  serviceError(Code.FailedPrecondition, CustomAppErrorKey.notPackaged, `Private app ${id} has no package yet; upload one before enabling it`, { id });
+
+export const invalidPackage = (e: PackageError) =>
+  serviceError(Code.InvalidArgument, CustomAppErrorKey.invalidPackage, e.message, { ...e.details, reason: e.problem });
+
+export const identityTaken = (appId: string) =>
+  serviceError(Code.AlreadyExists, CustomAppErrorKey.identityTaken, `Package identity '${appId}' is already used in this customer's catalog`, { appId });
+
+export const noPackage = (id: number) => serviceError(Code.NotFound, CustomAppErrorKey.noPackage, `Private app ${id} has no package yet`, { id });
+
+export const fileMissing = () => serviceError(Code.InvalidArgument, CustomAppErrorKey.fileMissing, "The upload needs the multipart field 'file' with the package ZIP");
+
+export const uploadTooLarge = (maxBytes: number) =>
+  serviceError(Code.InvalidArgument, CustomAppErrorKey.payloadTooLarge, `The package exceeds ${maxBytes} bytes`, { maxBytes });
+
+export const notZipMediaType = (contentType: string) =>
+  serviceError(Code.InvalidArgument, CustomAppErrorKey.unsupportedMediaType, `The package must be application/zip or application/x-zip-compressed, got '${contentType}'`, { contentType });

@@ -1,0 +1,50 @@
+// Rules of document 1 for creating and updating private apps, checked before
+// anything is written.
+import type { CreateMyAppFields, UpdateMyAppFields } from "@signage/contracts/signage/media/v1/custom_app_pb";
+import { CustomAppType } from "@signage/contracts/signage/media/v1/custom_app_pb";
+import { CATEGORY_BY_NAME, nameOf, OWNERSHIP_BY_NAME, TYPE_BY_NAME } from "./custom-app-mapper.js";
+import type { CustomAppRow } from "./custom-app-row.js";
+import { immutableField, nameRequired, notPackaged } from "./custom-app-errors.js";
+
+/** "name (req, non-empty)"; "Private app name blank or invalid -> HTTP 400". */
+export function checkName(name: string | undefined): string {
+  const trimmed = name?.trim() ?? "";
+  if (trimmed.length === 0) throw nameRequired();
+  return trimmed;
+}
+
+/** Created disabled, private, repository updates off, no package; type WIDGET and category CUSTOM_APPS by default. */
+export function createColumns(customerId: number, fields: CreateMyAppFields | undefined): Record<string, unknown> {
+  const type = fields?.type || CustomAppType.WIDGET;
+  return {
+    customer_id: customerId,
+    name: checkName(fields?.name),
+    description: fields?.description ?? null,
+    type: nameOf(TYPE_BY_NAME, type),
+    widget_category: (fields?.widgetCategory && nameOf(CATEGORY_BY_NAME, fields.widgetCategory)) || "CUSTOM_APPS",
+    ownership_type: "CUSTOMER",
+    enabled: false,
+    repository_updates: false,
+  };
+}
+
+/**
+ * "Updates cannot change ownership, app type or repository-update settings, and
+ * cannot move an app to another customer": those fields are accepted only when
+ * they repeat the current value. Enabling needs a package (state "packaged").
+ */
+export function updateColumns(row: CustomAppRow, fields: UpdateMyAppFields | undefined): Record<string, unknown> {
+  if (!fields) return {};
+  if (fields.type !== undefined && nameOf(TYPE_BY_NAME, fields.type) !== row.type) throw immutableField("type");
+  if (fields.ownershipType !== undefined && nameOf(OWNERSHIP_BY_NAME, fields.ownershipType) !== row.ownership_type) throw immutableField("ownershipType");
+  if (fields.customerId !== undefined && Number(fields.customerId) !== Number(row.customer_id)) throw immutableField("customerId");
+  const columns: Record<string, unknown> = {};
+  if (fields.name !== undefined) columns.name = checkName(fields.name);
+  if (fields.description !== undefined) columns.description = fields.description;
+  if (fields.widgetCategory !== undefined && fields.widgetCategory !== 0) columns.widget_category = nameOf(CATEGORY_BY_NAME, fields.widgetCategory);
+  if (fields.enabled !== undefined) {
+    if (fields.enabled && !row.package_key) throw notPackaged(Number(row.id));
+    columns.enabled = fields.enabled;
+  }
+  return columns;
+}

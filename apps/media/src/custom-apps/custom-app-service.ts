@@ -1,0 +1,84 @@
+// CustomAppService: document 1 "Private apps (all operations require OWNER;
+// (C) selector accepted)". Only the caller's customer's own apps.
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import { requireAuth, singleTenant, type AuthContext } from "@signage/auth";
+import { listRpc } from "@signage/runtime";
+import { CustomAppSchema, type CustomAppService, type UploadMyAppPackageRequest } from "@signage/contracts/signage/media/v1/custom_app_pb";
+import type { CustomAppDeps } from "./custom-app-deps.js";
+import { appNotFound, fileMissing } from "./custom-app-errors.js";
+import { customAppToMessage } from "./custom-app-mapper.js";
+import { customAppResource } from "./custom-app-resource.js";
+import { insertApp, lockApp, updateApp } from "./custom-app-repository.js";
+import { createColumns, updateColumns } from "./custom-app-rules.js";
+import { deleteBlobs, packageBlobKeys } from "./package-store.js";
+import { uploadPackage } from "./package-upload.js";
+import { downloadPackage } from "./package-download.js";
+import { DEFAULT_ZIP_LIMITS } from "./package/zip-limits.js";
+
+/** The customer a new app belongs to: the caller's own unless the selector names one. */
+function creationCustomer(auth: AuthContext, selector: bigint | undefined): number {
+  return selector === undefined ? auth.caller.customerId : singleTenant(auth.scope);
+}
+
+/** The upload's body parts: whatever follows the first (path/query) message, and its body if it has one. */
+async function* bodyParts(first: UploadMyAppPackageRequest, rest: AsyncIterator<UploadMyAppPackageRequest>) {
+  if (first.body) yield first.body;
+  for (let r = await rest.next(); !r.done; r = await rest.next()) yield r.value.body;
+}
+
+export function customAppService(deps: CustomAppDeps): ServiceImpl<typeof CustomAppService> {
+  const { knex, store, newId } = deps;
+  const limits = { ...DEFAULT_ZIP_LIMITS, ...deps.limits };
+
+  return {
+    listMyApps(req, ctx: HandlerContext) {
+      return listRpc(ctx, { knex, resource: customAppResource, message: CustomAppSchema, query: req.query, scope: requireAuth(ctx).scope });
+    },
+
+    async createMyApp(req, ctx) {
+      const auth = requireAuth(ctx);
+      const row = await insertApp(knex, createColumns(creationCustomer(auth, req.customerId), req.app));
+      return { app: customAppToMessage(row) };
+    },
+
+    async updateMyApp(req, ctx) {
+      const auth = requireAuth(ctx);
+      const id = Number(req.id);
+      const row = await knex.transaction(async (trx) => {
+        const current = await lockApp(trx, auth.scope, id);
+        if (!current) throw appNotFound(id);
+        const columns = updateColumns(current, req.app);
+        return Object.keys(columns).length === 0 ? current : updateApp(trx, id, columns);
+      });
+      return { app: customAppToMessage(row) };
+    },
+
+    async deleteMyApp(req, ctx) {
+      const auth = requireAuth(ctx);
+      const id = Number(req.id);
+      const row = await knex.transaction(async (trx) => {
+        const current = await lockApp(trx, auth.scope, id);
+        if (!current) throw appNotFound(id);
+        await trx("custom_app").where({ id }).delete();
+        return current;
+      });
+      await deleteBlobs(store, packageBlobKeys(row));
+      return {};
+    },
+
+    async uploadMyAppPackage(requests, ctx) {
+      const auth = requireAuth(ctx);
+      const iterator = requests[Symbol.asyncIterator]();
+      const first = await iterator.next();
+      if (first.done) throw fileMissing();
+      const row = await uploadPackage({ knex, store, newId, limits, scope: auth.scope, id: Number(first.value.id), parts: bodyParts(first.value, iterator) });
+      return { app: customAppToMessage(row) };
+    },
+
+    downloadMyAppPackage(req, ctx) {
+      const auth = requireAuth(ctx);
+      return downloadPackage(knex, store, auth.scope, Number(req.id));
+    },
+  };
+}
+

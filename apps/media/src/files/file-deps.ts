@@ -1,0 +1,20 @@
+// What the file and folder operations need, passed in by the module.
+import type { Knex } from "knex";
+import type { EventBus } from "@signage/events";
+import type { IdGenerator } from "@signage/db";
+import type { Logger } from "@signage/platform";
+import type { QuickFilterResolver } from "@signage/runtime";
+import type { MediaTeamHooks } from "./team-hooks.js";
+import type { BlobCleanup, BlobUrls } from "./blob-cleanup.js";
+
+export interface FileDeps {
+  knex: Knex;
+  bus: EventBus;
+  newId: IdGenerator;
+  logger: Logger;
+  teams: MediaTeamHooks;
+  blobs: BlobCleanup;
+  urls: BlobUrls;
+  /** Resolves `quickFilterId` of file lists (and filtered folders) through core. */
+  quickFilters?: QuickFilterResolver;
+}

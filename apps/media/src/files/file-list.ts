@@ -1,0 +1,40 @@
+// GET /api/v2/file and single-file reads: the common list through listRpc,
+// then the per-caller fields (readOnly, download URLs).
+import type { HandlerContext } from "@connectrpc/connect";
+import type { Knex } from "knex";
+import { requireAuth, type AuthContext } from "@signage/auth";
+import { listRpc } from "@signage/runtime";
+import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
+import { FileSchema, type File } from "@signage/contracts/signage/media/v1/file_pb";
+import { FILE_DEFAULT_EXTRAS, fileResource } from "./file-resource.js";
+import { selectsField, withDefaultExtras } from "./select-defaults.js";
+import { callerCannotWrite } from "./caller.js";
+import { resolveFilteredFolderSearch } from "../folders/filtered-folder-search.js";
+import { fileNotFound } from "./file-repository.js";
+import type { FileDeps } from "./file-deps.js";
+
+export async function listFiles(ctx: HandlerContext, deps: FileDeps, query: ListQuery | undefined, extend?: (qb: Knex.QueryBuilder) => void) {
+  const auth = requireAuth(ctx);
+  const resolved = await resolveFilteredFolderSearch(deps.knex, auth.scope, query);
+  const select = withDefaultExtras(resolved?.select, FILE_DEFAULT_EXTRAS);
+  const q = { ...resolved, select, includeReadOnlyInfo: resolved?.includeReadOnlyInfo || selectsField(select, "readOnly") } as ListQuery;
+  const teams = await deps.teams.access?.(auth);
+  const result = await listRpc(ctx, { knex: deps.knex, resource: fileResource, message: FileSchema, query: q, scope: auth.scope, extend, teams, quickFilters: deps.quickFilters });
+  for (const file of result.content) completeFile(file, auth, deps);
+  return result;
+}
+
+/** One file as the list renders it (default fields), or file.error.notFound. */
+export async function readFile(ctx: HandlerContext, deps: FileDeps, id: string): Promise<File> {
+  const { content } = await listFiles(ctx, deps, { size: 1 } as ListQuery, (qb) => qb.where("file.id", id));
+  if (!content[0]) throw fileNotFound(id);
+  return content[0];
+}
+
+/** Fills the fields that depend on the caller or on storage; untouched when not selected. */
+export function completeFile(file: File, auth: AuthContext, deps: Pick<FileDeps, "urls">): void {
+  // Team read-only (listRpc's teams hook) or a role without write access.
+  if (file.readOnly !== undefined) file.readOnly = file.readOnly || callerCannotWrite(auth);
+  if (file.location !== undefined) file.location = deps.urls.urlOf(file.location, "file");
+  if (file.thumbnail !== undefined) file.thumbnail = deps.urls.urlOf(file.thumbnail, "thumbnail");
+}

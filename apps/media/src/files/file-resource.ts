@@ -1,0 +1,68 @@
+// The file list's fields (document 1 "File"; filters `fileFolderId` (direct),
+// `fileFolderPath` (recursive, `:`), `teamAssignments.team.id`, `type`, `name`).
+// Placeholder computed fields (readOnly, location, thumbnail) are completed per
+// caller after the query (file-list.ts).
+import { defineResource } from "@signage/query";
+
+/** "Internal structure of the *Details objects: not shown": usage comes from core later; empty until then. */
+const EMPTY_USAGE = { sql: "json_build_object('contentUsage', json_build_array())", columns: [] };
+const EMPTY_OBJECT = { sql: "json_build_object()", columns: [] };
+
+export const fileResource = defineResource({
+  table: "file",
+  alias: "file",
+  idColumn: "id",
+  tenantColumn: "customer_id",
+  defaultSort: ["name,asc"],
+  fields: {
+    id: { type: "id", sqlType: "uuid" },
+    name: { type: "string", index: ["trgm", "btree"] },
+    contentType: { type: "string" },
+    type: { type: "string", index: "btree" },
+    size: { type: "number", sqlType: "bigint" },
+    width: { type: "number", sqlType: "integer" },
+    height: { type: "number", sqlType: "integer" },
+    createDate: { type: "timestamp" },
+    updateDate: { type: "timestamp" },
+    creatorEmail: { type: "string" },
+    customerId: { type: "number", sqlType: "bigint" },
+    previewPath: { type: "string" },
+    crcCheckSum: { type: "string" },
+    validFrom: { type: "timestamp", storage: "epochMs" },
+    validTo: { type: "timestamp", storage: "epochMs" },
+    fileMutabilityType: { type: "string" },
+    tags: { type: "stringArray", index: "gin" },
+    metaData: { type: "json" },
+    muted: { type: "boolean" },
+    lastPreviewUploadTime: { type: "timestamp", storage: "epochMs" },
+    orientation: { type: "string" },
+    isAlphaFile: { type: "boolean" },
+    isBetaFile: { type: "boolean" },
+    alphaDriveFileDetails: { type: "json", selectOnly: true },
+    betaDriveFileDetails: { type: "json", selectOnly: true },
+    creator: { type: "json", computed: { sql: "json_build_object('email', ??, 'name', ??)", columns: ["creator_email", "creator_name"] } },
+    // Blob keys here; turned into download URLs per request (file-list.ts).
+    location: { type: "string", computed: { sql: "??", columns: ["storage_key"] } },
+    thumbnail: { type: "string", computed: { sql: "??", columns: ["thumbnail_key"] } },
+    readOnly: { type: "boolean", computed: { sql: "false", columns: [] } },
+    // "duplicateDetails: files with the same checksum (select-only)", same tenant.
+    duplicateDetails: {
+      type: "json",
+      computed: {
+        sql: `(select json_build_object('count', count(*), 'files', coalesce(json_agg(json_build_object('id', d.id, 'name', d.name, 'fileFolderId', d.file_folder_id) order by d.id), '[]'::json))
+               from file d where d.customer_id = ?? and d.crc_check_sum = ?? and d.id <> ??)`,
+        columns: ["customer_id", "crc_check_sum", "id"],
+      },
+    },
+    usageDetails: { type: "json", computed: EMPTY_USAGE },
+    campaignUsageDetails: { type: "json", computed: EMPTY_OBJECT },
+    topLevelCampaignUsageDetails: { type: "json", computed: EMPTY_OBJECT },
+    messageUsageDetails: { type: "json", computed: EMPTY_OBJECT },
+  },
+  folder: { parentField: "fileFolderId", pathField: "fileFolderPath", parentColumn: "file_folder_id", pathColumn: "path", idType: "uuid" },
+  // media's team_assignment table (teams work, migration 20261122000200): `teamAssignments.team.id`, selectTeamIds.
+  teams: { table: "team_assignment", teamIdType: "uuid" },
+});
+
+/** What `*` (or no select) renders: the stored fields plus these computed ones. */
+export const FILE_DEFAULT_EXTRAS = ["creator", "readOnly", "location", "thumbnail"];

@@ -1,0 +1,78 @@
+// FileService: document 1 "Endpoints / Files" (uploads and team assignment
+// updates are served by their own services).
+import { Code, type ServiceImpl } from "@connectrpc/connect";
+import { requireAuth, serviceError } from "@signage/auth";
+import type { Peers } from "@signage/runtime";
+import { TeamAssignmentMode, type FileService } from "@signage/contracts/signage/media/v1/file_pb";
+import { deleteFile } from "../folders/folder-delete.js";
+import { bulkTags, bulkValidity } from "./file-bulk.js";
+import { listFiles } from "./file-list.js";
+import { fileSummary } from "./file-summary.js";
+import { renameFile, updateFile } from "./file-update.js";
+import { replaceFile } from "./file-replace.js";
+import { storageStatistics } from "./storage-statistics.js";
+import { writeTenant } from "./caller.js";
+import type { TeamAssignmentMode as Mode } from "./file-events.js";
+import type { FileDeps } from "./file-deps.js";
+
+const MODES: Record<TeamAssignmentMode, Mode> = {
+  [TeamAssignmentMode.UNSPECIFIED]: "MERGE",
+  [TeamAssignmentMode.MERGE]: "MERGE",
+  [TeamAssignmentMode.OVERWRITE]: "OVERWRITE",
+  [TeamAssignmentMode.KEEP_TARGET]: "KEEP_TARGET",
+};
+
+function required(value: string | undefined, parameter: string): string {
+  if (!value?.trim()) throw serviceError(Code.InvalidArgument, "request.error.missingParameter", `${parameter} is required`, { parameter });
+  return value.trim();
+}
+
+export function fileService(deps: FileDeps, peers?: Peers): Partial<ServiceImpl<typeof FileService>> {
+  return {
+    listFiles: (req, ctx) => listFiles(ctx, deps, req.query),
+    async updateFile(req, ctx) {
+      return { file: await updateFile(ctx, deps, req.fileId, req.file) };
+    },
+    async renameFile(req, ctx) {
+      await renameFile(ctx, deps, required(req.fileId, "fileId"), req.newName);
+      return {};
+    },
+    async deleteFile(req, ctx) {
+      await deleteFile(ctx, deps, req.fileId, req.removeFromPlaylists ?? false);
+      return {};
+    },
+    getFileSummary: (req, ctx) => fileSummary(ctx, deps, req),
+    getStorageStatistics: (_req, ctx) => storageStatistics(ctx, deps, peers),
+    async replaceFileReference(req, ctx) {
+      const auth = requireAuth(ctx);
+      const input = {
+        customerId: writeTenant(auth),
+        fileIdToReplace: required(req.fileIdToReplace, "fileIdToReplace"),
+        sourceFileId: required(req.sourceFileId, "sourceFileId"),
+        removeOldFile: req.removeOldFile ?? false,
+        teamAssignmentMode: MODES[req.teamAssignmentMode ?? TeamAssignmentMode.MERGE],
+      };
+      await deps.teams.assertWritable(deps.knex, auth, "file", [input.fileIdToReplace, input.sourceFileId]);
+      await replaceFile(deps, input);
+      return {};
+    },
+    async addFileTags(req, ctx) {
+      await bulkTags(deps.knex, deps, requireAuth(ctx), "add", req.search, req.tags);
+      return {};
+    },
+    async removeFileTags(req, ctx) {
+      await bulkTags(deps.knex, deps, requireAuth(ctx), "remove", req.search, req.tags);
+      return {};
+    },
+    async setFileTags(req, ctx) {
+      await bulkTags(deps.knex, deps, requireAuth(ctx), "set", req.search, req.tags);
+      return {};
+    },
+    async setFileValidity(req, ctx) {
+      const from = req.validFrom === undefined ? undefined : Number(req.validFrom);
+      const to = req.validTo === undefined ? undefined : Number(req.validTo);
+      await bulkValidity(deps.knex, requireAuth(ctx), req.search, from, to);
+      return {};
+    },
+  };
+}

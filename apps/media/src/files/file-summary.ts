@@ -1,0 +1,52 @@
+// GET /api/v2/file/view/summary: "Page (folders and items)". Folders (matched by
+// folderSearch, projected by folderSelect) come first, then files (fileSearch,
+// quickFilterId, select); page and size run over that concatenation, sort applies to both.
+import type { HandlerContext } from "@connectrpc/connect";
+import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
+import type { FileSummaryItem, GetFileSummaryRequest } from "@signage/contracts/signage/media/v1/file_pb";
+import { DEFAULT_PAGE_SIZE } from "@signage/query";
+import { listFolders } from "../folders/folder-list.js";
+import { listFiles } from "./file-list.js";
+import type { FileDeps } from "./file-deps.js";
+
+const MAX_SIZE = 1000;
+
+export async function fileSummary(ctx: HandlerContext, deps: FileDeps, req: GetFileSummaryRequest) {
+  const page = req.page ?? 0;
+  const size = req.size ?? DEFAULT_PAGE_SIZE;
+  const common = { sort: req.sort } as Partial<ListQuery>;
+  // The folder page of the same number covers exactly the folder part of this page; it also validates page/size.
+  const folders = await listFolders(ctx, deps, { ...common, page, size, search: req.folderSearch, select: req.folderSelect } as ListQuery);
+  const folderTotal = Number(folders.page.totalElements);
+  const offset = page * size;
+  const fileQuery = { ...common, search: req.fileSearch, select: req.select, quickFilterId: req.quickFilterId } as ListQuery;
+
+  const items: FileSummaryItem[] = folders.content.map((folder) => ({ item: { case: "folder", value: folder } }) as FileSummaryItem);
+  const fileStart = Math.max(0, offset - folderTotal);
+  const wanted = size - items.length;
+  // Files from fileStart on: at most two pages of `size` cover that window.
+  const firstPage = Math.floor(fileStart / size);
+  const first = await listFiles(ctx, deps, { ...fileQuery, page: firstPage, size } as ListQuery);
+  const fileTotal = Number(first.page.totalElements);
+  let files = first.content;
+  const skip = fileStart - firstPage * size;
+  if (wanted > 0 && skip + wanted > files.length && (firstPage + 1) * size < fileTotal) {
+    files = files.concat((await listFiles(ctx, deps, { ...fileQuery, page: firstPage + 1, size } as ListQuery)).content);
+  }
+  if (wanted > 0) for (const file of files.slice(skip, skip + wanted)) items.push({ item: { case: "file", value: file } } as FileSummaryItem);
+
+  const total = folderTotal + fileTotal;
+  const totalPages = Math.ceil(total / size);
+  return {
+    content: items,
+    page: {
+      number: page,
+      size: Math.min(size, MAX_SIZE),
+      numberOfElements: items.length,
+      totalElements: BigInt(total),
+      totalPages,
+      first: page === 0,
+      last: page >= totalPages - 1,
+    },
+  };
+}

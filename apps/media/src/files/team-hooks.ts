@@ -1,0 +1,54 @@
+// Team assignments of files and folders belong to the teams work (H1:
+// libs/runtime/src/teams, apps/media/src/teams). Files and folders call them
+// through this port, so create/delete/replace/list stay the same once the
+// storage lands. Until then `teamsNotAvailable` answers: no team exists.
+import { Code } from "@connectrpc/connect";
+import type { Knex } from "knex";
+import { serviceError } from "@signage/auth";
+import type { AuthContext, TeamAccess } from "@signage/auth";
+import type { TeamAssignmentMode } from "./file-events.js";
+
+export type TeamResourceKind = "file" | "fileFolder";
+
+export interface TeamAssignmentInput {
+  teamId: string;
+  readOnly: boolean;
+}
+
+export interface MediaTeamHooks {
+  /** The caller's team access for lists (visibility and readOnly); absent = no team restriction. */
+  access?(auth: AuthContext): Promise<TeamAccess>;
+  /** On create: `teamIds=id:readOnly` pairs, plus the parent folder's assignments when inheritParentTeams. */
+  assignOnCreate(trx: Knex.Transaction, kind: TeamResourceKind, resourceId: string, customerId: number, assignments: TeamAssignmentInput[], inheritFromFolderId?: string): Promise<void>;
+  /** On delete: drop the assignments of these resources (same transaction). */
+  removeAll(trx: Knex.Transaction, kind: TeamResourceKind, resourceIds: string[]): Promise<void>;
+  /** Before a write: refuse when the caller only holds read-only team access to the resource. */
+  assertWritable(db: Knex | Knex.Transaction, auth: AuthContext, kind: TeamResourceKind, resourceIds: string[]): Promise<void>;
+  /** On replace: the source file's assignments after MERGE / OVERWRITE / KEEP_TARGET. */
+  applyReplace(trx: Knex.Transaction, fromFileId: string, toFileId: string, mode: TeamAssignmentMode): Promise<void>;
+}
+
+/** `teamIds` as documented: `teamId:readOnly` pairs, comma separated (readOnly defaults to false). */
+export function parseTeamIds(text: string | undefined): TeamAssignmentInput[] {
+  if (!text?.trim()) return [];
+  return text.split(",").map((pair) => pair.trim()).filter(Boolean).map((pair) => {
+    const [teamId, readOnly, extra] = pair.split(":");
+    if (!teamId || extra !== undefined || (readOnly !== undefined && readOnly !== "true" && readOnly !== "false")) {
+      throw serviceError(Code.InvalidArgument, "team.error.invalidTeamIds", `teamIds must be 'teamId:readOnly' pairs, got '${pair}'`, { teamIds: text });
+    }
+    return { teamId, readOnly: readOnly === "true" };
+  });
+}
+
+/** Before the team storage exists: no team id can be valid, and there is nothing to copy or drop. */
+export const teamsNotAvailable: MediaTeamHooks = {
+  async assignOnCreate(_trx, _kind, _id, _customerId, assignments) {
+    if (assignments.length > 0) {
+      const ids = assignments.map((a) => a.teamId);
+      throw serviceError(Code.InvalidArgument, "team.error.notFound", `Unknown team id(s): ${ids.join(",")}`, { teamIds: ids });
+    }
+  },
+  async removeAll() {},
+  async assertWritable() {},
+  async applyReplace() {},
+};

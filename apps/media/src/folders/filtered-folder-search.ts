@@ -1,0 +1,33 @@
+// "Filtered folders (fileFolderType 2) list the files their quick filter selects":
+// a file list asking for `fileFolderId=<filtered folder>` (at the top level of
+// `search`) is answered with the folder's quick filter instead of the folder
+// column, which holds no files for a virtual folder.
+import { Code } from "@connectrpc/connect";
+import type { Knex } from "knex";
+import { serviceError, type Scope } from "@signage/auth";
+import { andFilters, parseFilter, printFilter, type FilterNode } from "@signage/query";
+import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
+import { findFolder } from "./folder-repository.js";
+import { FOLDER_TYPE_FILTERED } from "./folder-row.js";
+
+export async function resolveFilteredFolderSearch(knex: Knex, scope: Scope, query: ListQuery | undefined): Promise<ListQuery | undefined> {
+  if (!query?.search?.includes("fileFolderId")) return query;
+  let tree: FilterNode;
+  try {
+    tree = parseFilter(query.search, { parameter: "search" });
+  } catch {
+    return query; // the list reports the syntax error with its position
+  }
+  const terms = tree.kind === "and" ? [...tree.children] : [tree];
+  const index = terms.findIndex((t) => t.kind === "comparison" && t.field === "fileFolderId" && (t.operator === "=" || t.operator === ":") && t.value.kind === "text");
+  if (index < 0) return query;
+  const term = terms[index] as Extract<FilterNode, { kind: "comparison" }>;
+  const folder = await findFolder(knex, scope, (term.value as { text: string }).text);
+  if (!folder || folder.file_folder_type !== FOLDER_TYPE_FILTERED) return query;
+  if (query.quickFilterId && query.quickFilterId !== folder.quick_filter_id) {
+    throw serviceError(Code.InvalidArgument, "fileFolder.error.quickFilterConflict", "A filtered folder's files come from its own quick filter; quickFilterId cannot be combined with it", { fileFolderId: folder.id });
+  }
+  terms.splice(index, 1);
+  const rest = andFilters(...terms);
+  return { ...query, search: rest ? printFilter(rest) : undefined, quickFilterId: folder.quick_filter_id ?? undefined } as ListQuery;
+}

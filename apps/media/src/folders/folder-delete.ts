@@ -1,0 +1,90 @@
+// "Folder deletion removes every contained folder and file recursively." The root
+// "cannot be deleted". Single deletes and removeBatch share one transaction shape:
+// rows first, events and blob cleanup after commit.
+import { Code, type HandlerContext } from "@connectrpc/connect";
+import type { Knex } from "knex";
+import { requireAuth, serviceError, type AuthContext } from "@signage/auth";
+import { publishQuickFilterUsageAfterCommit } from "@signage/runtime";
+import { writeTenant } from "../files/caller.js";
+import { announceDeletedFiles, deleteFileRows, deleteFilesUnder } from "../files/file-delete.js";
+import { requireFile } from "../files/file-repository.js";
+import type { DeletedFileBlob } from "../files/file-events.js";
+import type { FileDeps } from "../files/file-deps.js";
+import { customerIdOf, requireFolder } from "./folder-repository.js";
+import type { FolderRow } from "./folder-row.js";
+
+export function rootNotDeletable(id: string) {
+  return serviceError(Code.InvalidArgument, "fileFolder.error.rootNotDeletable", "The root folder cannot be deleted", { fileFolderId: id });
+}
+
+/** Deletes a folder subtree (folders and files) in the caller's transaction. */
+export async function deleteFolderTree(trx: Knex.Transaction, deps: FileDeps, folder: FolderRow): Promise<DeletedFileBlob[]> {
+  if (folder.parent_id === null) throw rootNotDeletable(folder.id);
+  const customerId = customerIdOf(folder);
+  const blobs = await deleteFilesUnder(trx, deps.teams, customerId, folder.id);
+  const folders: { id: string; quick_filter_id: string | null }[] = await trx("file_folder")
+    .where({ customer_id: customerId })
+    .whereRaw("path @> ARRAY[?]::uuid[]", [folder.id])
+    .delete()
+    .returning(["id", "quick_filter_id"]);
+  await deps.teams.removeAll(trx, "fileFolder", folders.map((f) => f.id));
+  for (const f of folders) {
+    if (f.quick_filter_id) publishQuickFilterUsageAfterCommit(trx, deps.bus, { customerId, quickFilterId: f.quick_filter_id, usedByType: "FILE_FOLDER", usedById: f.id, used: false });
+  }
+  return blobs;
+}
+
+export async function deleteFolder(ctx: HandlerContext, deps: FileDeps, folderId: string, removeFromPlaylists: boolean): Promise<void> {
+  const auth = requireAuth(ctx);
+  const { customerId, blobs } = await deps.knex.transaction(async (trx) => {
+    const folder = await requireFolder(trx, auth.scope, folderId, true);
+    await deps.teams.assertWritable(trx, auth, "fileFolder", [folder.id]);
+    return { customerId: customerIdOf(folder), blobs: await deleteFolderTree(trx, deps, folder) };
+  });
+  await announceDeletedFiles(deps, customerId, blobs, removeFromPlaylists);
+}
+
+export async function deleteFile(ctx: HandlerContext, deps: FileDeps, fileId: string, removeFromPlaylists: boolean): Promise<void> {
+  const auth = requireAuth(ctx);
+  const { customerId, blobs } = await deps.knex.transaction(async (trx) => {
+    const file = await requireFile(trx, auth.scope, fileId, true);
+    await deps.teams.assertWritable(trx, auth, "file", [file.id]);
+    const customerId = Number(file.customer_id);
+    return { customerId, blobs: await deleteFileRows(trx, deps.teams, customerId, [file.id]) };
+  });
+  await announceDeletedFiles(deps, customerId, blobs, removeFromPlaylists);
+}
+
+export interface BatchInput {
+  fileIds: string[];
+  folderIds: string[];
+}
+
+/** Every id must name a file/folder of the tenant: one unknown id fails the whole batch (404). */
+export async function removeBatch(ctx: HandlerContext, deps: FileDeps, batch: BatchInput, removeFromPlaylists: boolean): Promise<void> {
+  const auth = requireAuth(ctx);
+  const customerId = writeTenant(auth);
+  const blobs = await deps.knex.transaction(async (trx) => removeBatchInTransaction(trx, deps, auth, customerId, batch));
+  await announceDeletedFiles(deps, customerId, blobs, removeFromPlaylists);
+}
+
+async function removeBatchInTransaction(trx: Knex.Transaction, deps: FileDeps, auth: AuthContext, customerId: number, batch: BatchInput): Promise<DeletedFileBlob[]> {
+  const files = [];
+  for (const id of unique(batch.fileIds)) files.push(await requireFile(trx, customerId, id, true));
+  const folders = [];
+  for (const id of unique(batch.folderIds)) folders.push(await requireFolder(trx, customerId, id, true));
+  for (const f of folders) if (f.parent_id === null) throw rootNotDeletable(f.id);
+  await deps.teams.assertWritable(trx, auth, "file", files.map((f) => f.id));
+  await deps.teams.assertWritable(trx, auth, "fileFolder", folders.map((f) => f.id));
+  const blobs = await deleteFileRows(trx, deps.teams, customerId, files.map((f) => f.id));
+  for (const folder of folders) {
+    // A folder already removed as part of an earlier one's subtree is skipped.
+    const still = await trx("file_folder").where({ id: folder.id }).first();
+    if (still) blobs.push(...(await deleteFolderTree(trx, deps, folder)));
+  }
+  return blobs;
+}
+
+export function unique(ids: readonly string[]): string[] {
+  return [...new Set(ids.map((id) => id.trim()).filter(Boolean))];
+}

@@ -1,0 +1,33 @@
+// GET /api/v2/fileFolder and single-folder reads: listRpc, then per-caller fields.
+import type { HandlerContext } from "@connectrpc/connect";
+import type { Knex } from "knex";
+import { requireAuth, type AuthContext } from "@signage/auth";
+import { listRpc } from "@signage/runtime";
+import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
+import { FileFolderSchema, type FileFolder } from "@signage/contracts/signage/media/v1/file_folder_pb";
+import { FOLDER_DEFAULT_EXTRAS, fileFolderResource } from "./file-folder-resource.js";
+import { selectsField, withDefaultExtras } from "../files/select-defaults.js";
+import { callerCannotWrite } from "../files/caller.js";
+import { folderNotFound } from "./folder-repository.js";
+import type { FileDeps } from "../files/file-deps.js";
+
+export async function listFolders(ctx: HandlerContext, deps: FileDeps, query: ListQuery | undefined, extend?: (qb: Knex.QueryBuilder) => void) {
+  const auth = requireAuth(ctx);
+  const select = withDefaultExtras(query?.select, FOLDER_DEFAULT_EXTRAS);
+  const q = { ...query, select, includeReadOnlyInfo: query?.includeReadOnlyInfo || selectsField(select, "readOnly") } as ListQuery;
+  const teams = await deps.teams.access?.(auth);
+  const result = await listRpc(ctx, { knex: deps.knex, resource: fileFolderResource, message: FileFolderSchema, query: q, scope: auth.scope, extend, teams });
+  for (const folder of result.content) completeFolder(folder, auth, deps);
+  return result;
+}
+
+export async function readFolder(ctx: HandlerContext, deps: FileDeps, id: string): Promise<FileFolder> {
+  const { content } = await listFolders(ctx, deps, { size: 1 } as ListQuery, (qb) => qb.where("f.id", id));
+  if (!content[0]) throw folderNotFound(id);
+  return content[0];
+}
+
+export function completeFolder(folder: FileFolder, auth: AuthContext, deps: Pick<FileDeps, "urls">): void {
+  if (folder.readOnly !== undefined) folder.readOnly = folder.readOnly || callerCannotWrite(auth);
+  if (folder.firstFileThumbnail !== undefined) folder.firstFileThumbnail = deps.urls.urlOf(folder.firstFileThumbnail, "thumbnail");
+}

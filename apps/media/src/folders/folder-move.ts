@@ -1,0 +1,44 @@
+// "Move files and folders" in one transaction. Paths (the recursive-search column
+// of folders and files) are rewritten for the whole moved subtree:
+// new path = target path || the old path from the moved folder down.
+import { Code, type HandlerContext } from "@connectrpc/connect";
+import { requireAuth, serviceError } from "@signage/auth";
+import type { FileFolder } from "@signage/contracts/signage/media/v1/file_folder_pb";
+import { writeTenant } from "../files/caller.js";
+import { requireFile } from "../files/file-repository.js";
+import type { FileDeps } from "../files/file-deps.js";
+import { requireFolder, requireStoredFolder } from "./folder-repository.js";
+import { readFolder } from "./folder-list.js";
+import { unique, type BatchInput } from "./folder-delete.js";
+
+export async function moveBatch(ctx: HandlerContext, deps: FileDeps, targetId: string | undefined, batch: BatchInput): Promise<FileFolder> {
+  const auth = requireAuth(ctx);
+  const customerId = writeTenant(auth);
+  if (!targetId?.trim()) throw serviceError(Code.InvalidArgument, "fileFolder.error.targetRequired", "targetFolder.id is required", { parameter: "targetFolder" });
+  await deps.knex.transaction(async (trx) => {
+    const target = await requireStoredFolder(trx, customerId, targetId.trim());
+    await trx("file_folder").where({ id: target.id }).forUpdate().first();
+    const files = [];
+    for (const id of unique(batch.fileIds)) files.push(await requireFile(trx, customerId, id, true));
+    const folders = [];
+    for (const id of unique(batch.folderIds)) folders.push(await requireFolder(trx, customerId, id, true));
+    for (const folder of folders) {
+      if (folder.parent_id === null) throw serviceError(Code.InvalidArgument, "fileFolder.error.rootNotMovable", "The root folder cannot be moved", { fileFolderId: folder.id });
+      if (target.path.includes(folder.id)) {
+        throw serviceError(Code.InvalidArgument, "fileFolder.error.moveIntoItself", "A folder cannot be moved into itself or one of its subfolders", { fileFolderId: folder.id, targetFolderId: target.id });
+      }
+    }
+    await deps.teams.assertWritable(trx, auth, "fileFolder", [target.id, ...folders.map((f) => f.id)]);
+    await deps.teams.assertWritable(trx, auth, "file", files.map((f) => f.id));
+    if (files.length) {
+      await trx("file").whereIn("id", files.map((f) => f.id)).update({ file_folder_id: target.id, path: target.path, update_date: trx.fn.now() });
+    }
+    for (const folder of folders) {
+      await trx("file_folder").where({ id: folder.id }).update({ parent_id: target.id, update_date: trx.fn.now() });
+      const rewrite = "path = ?::uuid[] || path[array_position(path, ?::uuid):]";
+      await trx.raw(`UPDATE file_folder SET ${rewrite} WHERE customer_id = ? AND path @> ARRAY[?]::uuid[]`, [target.path, folder.id, customerId, folder.id]);
+      await trx.raw(`UPDATE file SET ${rewrite} WHERE customer_id = ? AND path @> ARRAY[?]::uuid[]`, [target.path, folder.id, customerId, folder.id]);
+    }
+  });
+  return readFolder(ctx, deps, targetId.trim());
+}

@@ -1,0 +1,56 @@
+// Reading folders inside one tenant; every lookup names the customer, so an id
+// of another tenant is simply "not found".
+import { Code } from "@connectrpc/connect";
+import type { Knex } from "knex";
+import { serviceError, type Scope } from "@signage/auth";
+import type { IdGenerator } from "@signage/db";
+import { ensureRootFolder } from "./root-folder.js";
+import { FOLDER_TYPE_STORED, type FolderRow } from "./folder-row.js";
+
+type Db = Knex | Knex.Transaction;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string | undefined | null): value is string {
+  return typeof value === "string" && UUID.test(value);
+}
+
+export function folderNotFound(id: string) {
+  return serviceError(Code.NotFound, "fileFolder.error.notFound", `File folder '${id}' not found`, { fileFolderId: id });
+}
+
+/** The folder in one of the scope's tenants, or undefined. `forUpdate` locks the row. */
+export async function findFolder(db: Db, scope: Scope | number, id: string, forUpdate = false): Promise<FolderRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const q = db<FolderRow>("file_folder").where({ id });
+  if (typeof scope === "number") q.where({ customer_id: scope });
+  else if (scope.kind === "tenants") q.whereIn("customer_id", [...scope.customerIds]);
+  if (forUpdate) q.forUpdate();
+  return (await q.first()) as FolderRow | undefined;
+}
+
+export async function requireFolder(db: Db, scope: Scope | number, id: string, forUpdate = false): Promise<FolderRow> {
+  const row = await findFolder(db, scope, id, forUpdate);
+  if (!row) throw folderNotFound(id);
+  return row;
+}
+
+/** A folder files can live in: stored (regular or synced), not a filtered one. */
+export async function requireStoredFolder(db: Db, customerId: number, id: string): Promise<FolderRow> {
+  const row = await requireFolder(db, customerId, id);
+  if (row.file_folder_type !== FOLDER_TYPE_STORED) {
+    throw serviceError(Code.InvalidArgument, "fileFolder.error.filteredFolder", "A filtered folder only shows the files its quick filter selects; it cannot hold files or folders", { fileFolderId: id });
+  }
+  return row;
+}
+
+/** "Root folder: auto-created per customer": read it, creating it lazily if the event has not arrived yet. */
+export async function rootFolderOf(db: Db, customerId: number, newId: IdGenerator): Promise<FolderRow> {
+  const found = await db<FolderRow>("file_folder").where({ customer_id: customerId }).whereNull("parent_id").first();
+  if (found) return found as FolderRow;
+  await ensureRootFolder(db, customerId, newId);
+  return (await db<FolderRow>("file_folder").where({ customer_id: customerId }).whereNull("parent_id").first()) as FolderRow;
+}
+
+export function customerIdOf(row: { customer_id: string | number }): number {
+  return Number(row.customer_id);
+}

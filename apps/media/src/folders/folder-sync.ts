@@ -1,0 +1,60 @@
+// Cloud-drive synced folders (alpha, beta, gamma) are a later issue. Here: the
+// request validation of every sync endpoint, then 501 (never a fake success).
+import { Code, type HandlerContext } from "@connectrpc/connect";
+import { requireAuth, serviceError } from "@signage/auth";
+import type { SyncedFolderSettings } from "@signage/contracts/signage/media/v1/file_folder_pb";
+import { writeTenant } from "../files/caller.js";
+import type { FileDeps } from "../files/file-deps.js";
+import { checkFolderName, requireParentId } from "./folder-create.js";
+import { requireFolder, requireStoredFolder } from "./folder-repository.js";
+
+export type SyncSource = "alpha" | "beta" | "gamma";
+
+const REQUIRED: Record<SyncSource, (keyof SyncedFolderSettings)[]> = {
+  alpha: ["alphaCredentialId", "alphaFolderId", "fileTypes"],
+  beta: ["betaTenantId", "driveId", "betaDriveFolderId", "fileTypes"],
+  gamma: ["gammaCredentialId", "gammaFolderId"],
+};
+
+function notImplemented(what: string) {
+  return serviceError(Code.Unimplemented, "fileFolder.error.syncNotImplemented", `${what}: cloud-drive sync (alpha, beta, gamma) is not implemented yet`);
+}
+
+export function missingParameter(parameter: string) {
+  return serviceError(Code.InvalidArgument, "request.error.missingParameter", `${parameter} is required`, { parameter });
+}
+
+/** Checks the documented required fields of a settings body. */
+export function checkSyncSettings(source: SyncSource, settings: SyncedFolderSettings | undefined, required = REQUIRED[source]): void {
+  for (const field of required) {
+    const value = settings?.[field];
+    if (value === undefined || value === null || (typeof value === "string" && !value.trim()) || (Array.isArray(value) && value.length === 0)) {
+      throw missingParameter(field);
+    }
+  }
+}
+
+export async function createSyncedFolder(ctx: HandlerContext, deps: FileDeps, source: SyncSource, input: { parentId?: string; name?: string; settings?: SyncedFolderSettings }): Promise<never> {
+  const auth = requireAuth(ctx);
+  const customerId = writeTenant(auth);
+  const parentId = requireParentId(input.parentId);
+  checkFolderName(input.name);
+  checkSyncSettings(source, input.settings);
+  await requireStoredFolder(deps.knex, customerId, parentId);
+  throw notImplemented(`Creating a ${source} synced folder`);
+}
+
+/** Operations on an existing synced folder: the folder must exist and be synced, then 501. */
+export async function onSyncedFolder(ctx: HandlerContext, deps: FileDeps, folderId: string | undefined, what: string, source?: SyncSource): Promise<never> {
+  const auth = requireAuth(ctx);
+  if (!folderId?.trim()) throw missingParameter("folderId");
+  const folder = await requireFolder(deps.knex, auth.scope, folderId.trim());
+  if (folder.sync_source === null || (source !== undefined && folder.sync_source !== source)) {
+    throw serviceError(Code.InvalidArgument, "fileFolder.error.notSynced", `Folder '${folder.id}' is not a ${source ?? "synced"} folder`, { fileFolderId: folder.id });
+  }
+  throw notImplemented(what);
+}
+
+export function syncNotImplemented(what: string): never {
+  throw notImplemented(what);
+}

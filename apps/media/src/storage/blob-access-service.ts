@@ -1,0 +1,55 @@
+// BlobAccessService: the gateway paths of presigned URLs. No bearer token:
+// the HMAC signature is checked here before the store is touched.
+// Downloads (`location`, `thumbnail`) stream from either store with Range.
+import { Code, type ServiceImpl } from "@connectrpc/connect";
+import { serviceError } from "@signage/auth";
+import { BlobNotFoundError, RangeNotSatisfiableError, verifyPresignedBlob } from "@signage/storage";
+import type { BlobAccessService, GetPresignedBlobRequest, GetPresignedBlobResponse } from "@signage/contracts/signage/media/v1/upload_pb";
+import { putPresignedPart } from "../uploads/chunked-parts.js";
+import type { UploadDeps } from "../uploads/upload-deps.js";
+import { contentTypeOfKey } from "./blob-keys.js";
+import { absoluteRange, parseRange } from "./range-header.js";
+
+function checkSignature(check: "ok" | "expired" | "invalid"): void {
+  if (check === "invalid") throw serviceError(Code.PermissionDenied, "storage.error.invalidSignature", "The presigned URL's signature does not match");
+  if (check === "expired") throw serviceError(Code.PermissionDenied, "storage.error.urlExpired", "The presigned URL has expired");
+}
+
+async function* download(req: GetPresignedBlobRequest, deps: UploadDeps): AsyncGenerator<Partial<GetPresignedBlobResponse>> {
+  const { check, key } = verifyPresignedBlob(deps.storage.signer, { blob: req.blob, expires: req.expires, filename: req.filename, contentType: req.contentType, signature: req.signature }, (deps.now ?? Date.now)());
+  checkSignature(check);
+  const requested = parseRange(req.range);
+  let read;
+  try {
+    let range = requested && !("suffix" in requested) ? requested : undefined;
+    if (requested && "suffix" in requested) {
+      const info = await deps.store.stat(key);
+      if (!info) throw new BlobNotFoundError(key);
+      range = absoluteRange(requested, info.size);
+    }
+    read = await deps.store.get(key, range);
+  } catch (err) {
+    if (err instanceof BlobNotFoundError) throw serviceError(Code.NotFound, "storage.error.blobNotFound", "The file's bytes are not (or no longer) stored");
+    if (err instanceof RangeNotSatisfiableError) throw serviceError(Code.OutOfRange, "storage.error.rangeNotSatisfiable", `Range not satisfiable (size ${err.size})`, { size: err.size });
+    throw err;
+  }
+  const headers: Record<string, string> = { "accept-ranges": "bytes", "cache-control": "private, max-age=86400" };
+  if (read.range) headers["content-range"] = `bytes ${read.range.start}-${read.range.end}/${read.size}`;
+  const length = read.range ? read.range.end - read.range.start + 1 : read.size;
+  yield {
+    body: {
+      kind: {
+        case: "head",
+        value: { status: read.range ? 206 : 200, contentType: req.contentType || contentTypeOfKey(key), filename: req.filename ?? "", size: BigInt(length), headers, field: "" } as never,
+      },
+    } as never,
+  };
+  for await (const chunk of read.body) yield { body: { kind: { case: "chunk", value: chunk as Buffer } } as never };
+}
+
+export function blobAccessService(deps: UploadDeps): ServiceImpl<typeof BlobAccessService> {
+  return {
+    putPresignedPart: async (requests, ctx) => ({ ...(await putPresignedPart(requests, deps, ctx.signal)) }) as never,
+    getPresignedBlob: (req) => download(req, deps) as never,
+  };
+}

@@ -1,0 +1,63 @@
+// Storage settings of the media service, from the environment:
+// STORAGE_URL (file path / file:// URL, or s3://bucket[/prefix]; default
+// <DATA_DIR>/blobs), STORAGE_SIGNING_SECRET (HMAC key of gateway-served URLs;
+// when absent it is generated once and kept under DATA_DIR, which suits the
+// embedded composition — replicas must share one), PUBLIC_BASE_URL (origin
+// put in front of gateway URLs; empty: root-relative URLs), and the lifetimes.
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+export interface MediaStorageConfig {
+  storageUrl: string;
+  /** Read (or created under DATA_DIR) on first use. */
+  signingSecret: () => string;
+  publicBaseUrl: string;
+  /** Lifetime of presigned part URLs and of the session itself. */
+  uploadTtlMs: number;
+  /** Download URLs live for one to two of these windows (stable within a window, so they cache). */
+  downloadUrlWindowMs: number;
+  /** Largest chunk of a chunked upload (returned by init as maxChunkSize). */
+  maxChunkSize: number;
+  /** How often expired upload sessions are swept. */
+  sweepIntervalMs: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+function positive(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got '${raw}'`);
+  return value;
+}
+
+/** Reads the secret kept under DATA_DIR, or creates it (first writer wins when processes race). */
+function persistedSecret(dataDir: string): string {
+  const file = join(dataDir, "storage-signing-secret");
+  try {
+    return readFileSync(file, "utf8").trim();
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    try {
+      writeFileSync(file, randomBytes(32).toString("hex"), { flag: "wx", mode: 0o600 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+    return readFileSync(file, "utf8").trim();
+  }
+}
+
+export function storageConfigFromEnv(env: Env): MediaStorageConfig {
+  const dataDir = resolve(env.DATA_DIR || "./.data");
+  return {
+    storageUrl: env.STORAGE_URL || join(dataDir, "blobs"),
+    signingSecret: () => env.STORAGE_SIGNING_SECRET || persistedSecret(dataDir),
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? "").replace(/\/+$/, ""),
+    uploadTtlMs: positive(env, "UPLOAD_SESSION_TTL_MS", 24 * 60 * 60 * 1000),
+    downloadUrlWindowMs: positive(env, "DOWNLOAD_URL_WINDOW_MS", 24 * 60 * 60 * 1000),
+    maxChunkSize: positive(env, "UPLOAD_MAX_CHUNK_SIZE", 100 * 1024 * 1024),
+    sweepIntervalMs: positive(env, "UPLOAD_SWEEP_INTERVAL_MS", 60_000),
+  };
+}

@@ -1,0 +1,84 @@
+// The team port of files and folders (../files/team-hooks.ts, MediaTeamHooks)
+// over media's team_assignment table and team replica.
+import { Code } from "@connectrpc/connect";
+import type { Knex } from "knex";
+import { serviceError, type AuthContext, type TeamAccess } from "@signage/auth";
+import {
+  assignOnCreate,
+  assignmentsOfResource,
+  assignmentsOfResources,
+  deleteResourceAssignments,
+  requireWritable,
+  tableOf,
+  teamAccessForCaller,
+  writeAssignments,
+  type TeamFactsSource,
+  type TeamResourceTables,
+} from "@signage/runtime";
+import type { MediaTeamHooks, TeamAssignmentInput, TeamResourceKind } from "../files/team-hooks.js";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// A team created a moment ago reaches the replica within milliseconds (core's
+// outbox relay publishes right after the commit); wait that long before refusing.
+const REPLICA_GRACE_MS = 1_500;
+
+async function requireReplicatedTeams(db: Knex | Knex.Transaction, customerId: number, teamIds: readonly string[]): Promise<void> {
+  const wanted = [...new Set(teamIds)];
+  const invalid = wanted.filter((id) => !UUID.test(id));
+  let missing = wanted.filter((id) => UUID.test(id));
+  const deadline = Date.now() + REPLICA_GRACE_MS;
+  while (missing.length > 0) {
+    const found = new Set((await db("team").whereIn("id", missing).where({ customer_id: customerId }).select("id")).map((r: { id: string }) => r.id));
+    missing = missing.filter((id) => !found.has(id));
+    if (missing.length === 0 || Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const unknown = [...invalid, ...missing];
+  if (unknown.length > 0) throw serviceError(Code.InvalidArgument, "team.error.notFound", `Unknown team id(s): ${unknown.join(", ")}`, { teamIds: unknown });
+}
+
+export interface MediaTeamHooksWithAccess extends MediaTeamHooks {
+  /** The caller's TeamAccess, for `listRpc({ teams })`. */
+  access(auth: AuthContext): Promise<TeamAccess>;
+}
+
+export function mediaTeamHooks(tables: TeamResourceTables, facts: TeamFactsSource): MediaTeamHooksWithAccess {
+  return {
+    access: (auth) => teamAccessForCaller(facts, auth.caller),
+
+    async assignOnCreate(trx, kind, resourceId, customerId, assignments, inheritFromFolderId) {
+      if (assignments.length === 0 && !inheritFromFolderId) return;
+      await requireReplicatedTeams(trx, customerId, assignments.map((a) => a.teamId));
+      await assignOnCreate(trx, tableOf(tables, kind), { resourceId, customerId, teams: assignments, inheritFromResourceId: inheritFromFolderId });
+    },
+
+    async removeAll(trx, _kind, resourceIds) {
+      await deleteResourceAssignments(trx, resourceIds);
+    },
+
+    async assertWritable(db, auth, kind, resourceIds) {
+      const access = await teamAccessForCaller(facts, auth.caller);
+      if (access.kind === "full" || resourceIds.length === 0) return;
+      const assignments = await assignmentsOfResources(db, resourceIds);
+      for (const id of resourceIds) requireWritable(access, kind, id, assignments.get(id) ?? []);
+    },
+
+    async applyReplace(trx, fromFileId, toFileId, mode) {
+      // "teamAssignmentMode (MERGE default, OVERWRITE, KEEP_TARGET)": the source file
+      // takes over the replaced file's usages; its teams become
+      // MERGE = both files' teams, OVERWRITE = the replaced file's, KEEP_TARGET = its own.
+      if (mode === "KEEP_TARGET") return;
+      const table = tableOf(tables, "file");
+      const [from, to] = [await assignmentsOfResource(trx, fromFileId), await assignmentsOfResource(trx, toFileId)];
+      const customer = await trx("file").where({ id: toFileId }).first("customer_id");
+      const customerId = Number(customer?.customer_id);
+      const upserts = from.map((a) => ({ resourceId: toFileId, teamId: a.teamId, readOnly: a.readOnly }));
+      const deletes = mode === "OVERWRITE" ? to.filter((a) => !from.some((f) => f.teamId === a.teamId)).map((a) => ({ resourceId: toFileId, teamId: a.teamId })) : [];
+      // MERGE keeps the source's own entry where both files hold the same team.
+      const merged = mode === "MERGE" ? upserts.filter((u) => !to.some((a) => a.teamId === u.teamId)) : upserts;
+      await writeAssignments(trx, table, customerId, merged, deletes);
+    },
+  };
+}
+
+export type { TeamAssignmentInput, TeamResourceKind };

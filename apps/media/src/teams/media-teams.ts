@@ -1,0 +1,60 @@
+// Media's team pieces: assignments of files and file folders (the common
+// TeamAssignmentService core calls, and the two documented
+// `updateTeamAssignments` routes), the team port files and folders call
+// (create / delete / write checks / list visibility), and the replica of core's
+// team facts with the team.deleted cleanup.
+import type { ConnectRouter } from "@connectrpc/connect";
+import type { Knex } from "knex";
+import type { EventBus, Subscription } from "@signage/events";
+import { MediaTeamService } from "@signage/contracts/signage/media/v1/media_teams_pb";
+import { TeamAssignmentService } from "@signage/contracts/signage/teams/v1/team_assignments_pb";
+import {
+  createTeamAccessResolver,
+  replicaTeamDirectory,
+  replicaTeamFacts,
+  subscribeTeamReplica,
+  teamAssignmentService,
+  teamResourceTables,
+  updateResourceTeams,
+  type Peers,
+  type TeamAssignmentDeps,
+} from "@signage/runtime";
+import { mediaTeamHooks, type MediaTeamHooksWithAccess } from "./media-team-hooks.js";
+
+export const MEDIA_TEAM_TABLES = teamResourceTables([
+  { resourceType: "file", table: "file" },
+  { resourceType: "fileFolder", table: "file_folder" },
+]);
+
+export interface MediaTeams {
+  register(router: ConnectRouter): void;
+  /** The port files and folders call: `fileDepsOf(ctx, { teams: mediaTeams.hooks })`. */
+  hooks: MediaTeamHooksWithAccess;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function mediaTeams(input: { knex: Knex; bus: EventBus; peers: Peers }): MediaTeams {
+  const { knex } = input;
+  let subscription: Subscription | undefined;
+  const facts = replicaTeamFacts(knex);
+  const deps: TeamAssignmentDeps = { knex, tables: MEDIA_TEAM_TABLES, teams: replicaTeamDirectory(knex, input.peers), access: createTeamAccessResolver(facts) };
+
+  return {
+    register(router) {
+      router.service(TeamAssignmentService, teamAssignmentService(deps));
+      router.service(MediaTeamService, {
+        updateFileTeamAssignments: (req, ctx) => updateResourceTeams(ctx, deps, "file", req.fileId, req.update),
+        updateFileFolderTeamAssignments: (req, ctx) => updateResourceTeams(ctx, deps, "fileFolder", req.fileFolderId, req.update),
+      });
+    },
+    hooks: mediaTeamHooks(MEDIA_TEAM_TABLES, facts),
+    async start() {
+      subscription = await subscribeTeamReplica(input.bus, knex, "media", { tables: MEDIA_TEAM_TABLES });
+    },
+    async stop() {
+      await subscription?.stop();
+      subscription = undefined;
+    },
+  };
+}

@@ -1,0 +1,130 @@
+// "open -> finished: complete; all chunks uploaded; file record created,
+// session resources cleaned up, file returned", and "open -> cancelled:
+// cancel (DELETE); any time; resources cleaned up".
+// Complete first claims the session (state `completing`, so a second complete
+// or a cancel cannot interleave), checks everything that can still be fixed
+// by the client (missing chunks, sizes, quota, folder) with the parts intact,
+// then assembles, reads the result once for CRC32 and the image header, and
+// inserts the row in the transaction that deletes the session.
+import { Code, type HandlerContext } from "@connectrpc/connect";
+import { requireAuth, serviceError } from "@signage/auth";
+import type { File } from "@signage/contracts/signage/media/v1/file_pb";
+import { insertFile } from "../files/file-repository.js";
+import { readFile } from "../files/file-list.js";
+import { parseTeamIds } from "../files/team-hooks.js";
+import { requireStoredFolder } from "../folders/folder-repository.js";
+import { FileDigest } from "./file-digest.js";
+import { imageSize } from "./image-size.js";
+import { assertFits, storageQuota } from "./quota.js";
+import { partsOf, requireOpen } from "./chunked-parts.js";
+import { deleteSession, findSession, setSessionState, type SessionRow } from "./session-repository.js";
+import { badUpload, payloadTooLarge, sessionNotFound } from "./upload-errors.js";
+import type { UploadDeps } from "./upload-deps.js";
+
+async function claim(deps: UploadDeps, ctx: HandlerContext, uploadId: string): Promise<SessionRow> {
+  const auth = requireAuth(ctx);
+  return deps.files.knex.transaction(async (trx) => {
+    const session = requireOpen(await findSession(trx, auth.scope, uploadId, { forUpdate: true }), uploadId);
+    await setSessionState(trx, session.id, "completing");
+    return session;
+  });
+}
+
+/** Everything the client can still repair, checked while the parts are intact. */
+async function checkBeforeAssembly(deps: UploadDeps, ctx: HandlerContext, session: SessionRow) {
+  const { parts, missing } = await partsOf(deps, session);
+  if (missing.length > 0) {
+    throw serviceError(Code.FailedPrecondition, "upload.error.missingChunks", `${missing.length} of ${session.total_chunks} chunks are not uploaded yet`, { missingChunks: missing.slice(0, 1000) });
+  }
+  const maxChunk = Number(session.max_chunk_size);
+  const oversized = parts.find((p) => p.size > maxChunk);
+  if (oversized) throw payloadTooLarge(maxChunk, `Chunk ${oversized.partNumber}`);
+  const minPart = deps.store.multipart.minPartSize;
+  const small = parts.find((p) => p.partNumber < session.total_chunks && p.size < minPart);
+  if (small) throw badUpload("upload.error.chunkTooSmall", `Chunk ${small.partNumber} has ${small.size} bytes; every chunk but the last needs at least ${minPart}`, { partNumber: small.partNumber, minChunkSize: minPart });
+  const total = parts.reduce((n, p) => n + p.size, 0);
+  if (total !== Number(session.size)) {
+    throw badUpload("upload.error.sizeMismatch", `The chunks add up to ${total} bytes, but init declared ${session.size}`, { expected: Number(session.size), actual: total });
+  }
+  const customerId = Number(session.customer_id);
+  assertFits(await storageQuota(ctx, deps, customerId), total);
+  if (session.parent_id) await requireStoredFolder(deps.files.knex, customerId, session.parent_id);
+  return parts;
+}
+
+async function digestOf(deps: UploadDeps, key: string): Promise<FileDigest> {
+  const digest = new FileDigest();
+  const { body } = await deps.store.get(key);
+  for await (const chunk of body) digest.observe(chunk as Buffer);
+  return digest;
+}
+
+export async function completeUpload(uploadId: string, ctx: HandlerContext, deps: UploadDeps): Promise<File> {
+  const auth = requireAuth(ctx);
+  const { knex, teams, newId } = deps.files;
+  const session = await claim(deps, ctx, uploadId);
+  const customerId = Number(session.customer_id);
+  let assembled = false;
+  try {
+    const parts = await checkBeforeAssembly(deps, ctx, session);
+    // The filesystem store shows the bytes while assembling; object stores need one read pass.
+    let digest = new FileDigest();
+    const assembly = await deps.store.multipart.complete(session.storage_key, session.store_upload_id, parts, { onData: (chunk) => digest.observe(chunk) });
+    assembled = true;
+    if (!assembly.observed) digest = await digestOf(deps, session.storage_key);
+    if (digest.size !== Number(session.size)) {
+      throw badUpload("upload.error.sizeMismatch", `The assembled file has ${digest.size} bytes, but init declared ${session.size}`, { expected: Number(session.size), actual: digest.size });
+    }
+    if (session.crc_checksum && session.crc_checksum !== digest.checksum) {
+      throw badUpload("upload.error.checksumMismatch", "The assembled file's CRC32 differs from crcChecksum given at init", { expected: session.crc_checksum, actual: digest.checksum });
+    }
+    const sniffed = session.width && session.height ? undefined : imageSize(session.content_type, digest.header);
+    await knex.transaction(async (trx) => {
+      await insertFile(trx, {
+        id: session.file_id,
+        customerId,
+        fileFolderId: session.parent_id,
+        name: session.name,
+        contentType: session.content_type,
+        size: digest.size,
+        width: session.width ?? sniffed?.width ?? null,
+        height: session.height ?? sniffed?.height ?? null,
+        crcCheckSum: digest.checksum,
+        tags: session.tags,
+        metaData: session.meta_data,
+        validFrom: session.valid_from === null ? null : Number(session.valid_from),
+        validTo: session.valid_to === null ? null : Number(session.valid_to),
+        muted: session.muted ?? false,
+        creator: { userId: session.creator_user_id ?? undefined, email: session.creator_email ?? undefined },
+        storageKey: session.storage_key,
+      }, newId);
+      await teams.assignOnCreate(trx, "file", session.file_id, customerId, parseTeamIds(session.team_ids ?? undefined));
+      await deleteSession(trx, session.id);
+    });
+  } catch (err) {
+    if (assembled) {
+      // The parts are gone: the session cannot be resumed. Drop bytes and session.
+      await deps.store.delete(session.storage_key).catch(() => undefined);
+      await deleteSession(knex, session.id).catch(() => undefined);
+    } else {
+      await setSessionState(knex, session.id, "open").catch(() => undefined);
+    }
+    throw err;
+  }
+  return readFile(ctx, deps.files, session.file_id).catch((err) => {
+    deps.files.logger.warn({ err, fileId: session.file_id, userId: auth.caller.userId }, "completed upload not readable by its uploader");
+    throw err;
+  });
+}
+
+/** DELETE /api/v2/file/upload/{uploadId}. */
+export async function cancelUpload(uploadId: string, ctx: HandlerContext, deps: UploadDeps): Promise<void> {
+  const auth = requireAuth(ctx);
+  await deps.files.knex.transaction(async (trx) => {
+    const session = await findSession(trx, auth.scope, uploadId, { forUpdate: true });
+    if (!session) throw sessionNotFound(uploadId);
+    requireOpen(session, uploadId);
+    await deps.store.multipart.abort(session.storage_key, session.store_upload_id);
+    await deleteSession(trx, session.id);
+  });
+}

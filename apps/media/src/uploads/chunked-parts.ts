@@ -1,0 +1,95 @@
+// "open -> open: chunk PUT (direct to URL or via the part endpoint); part
+// number within totalChunks; part recorded", and recover ("returns uploaded
+// and missing parts"). Parts are recorded by the blob store's multipart
+// upload itself, so parts that went straight to a presigned object-storage
+// URL are seen as well.
+import { Code, type HandlerContext } from "@connectrpc/connect";
+import { requireAuth, serviceError } from "@signage/auth";
+import { BlobTooLargeError, IncompleteBodyError, UploadNotFoundError, verifyPresignedPart } from "@signage/storage";
+import type { PutPresignedPartRequest, RecoverUploadResponse, UploadPartRequest, UploadPartResponse } from "@signage/contracts/signage/media/v1/upload_pb";
+import { StreamedRequest } from "../storage/streamed-request.js";
+import { findSession, findSessionByStoreUpload, type SessionRow } from "./session-repository.js";
+import { badUpload, payloadTooLarge, sessionNotFound } from "./upload-errors.js";
+import type { UploadDeps } from "./upload-deps.js";
+
+export function requireOpen(session: SessionRow | undefined, uploadId: string): SessionRow {
+  if (!session) throw sessionNotFound(uploadId);
+  if (session.state !== "open") throw serviceError(Code.FailedPrecondition, "upload.error.sessionNotOpen", `Upload session '${uploadId}' is being completed`, { uploadId });
+  return session;
+}
+
+function checkPartNumber(session: SessionRow, partNumber: number): void {
+  if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > session.total_chunks) {
+    throw badUpload("upload.error.invalidPartNumber", `partNumber must be between 1 and totalChunks (${session.total_chunks})`, { partNumber, totalChunks: session.total_chunks });
+  }
+}
+
+async function storePart(deps: UploadDeps, session: SessionRow, partNumber: number, stream: StreamedRequest<{ body?: never } & object>, maxSize: number): Promise<UploadPartResponse> {
+  checkPartNumber(session, partNumber);
+  const part = await stream.nextPart();
+  if (!part) throw badUpload("upload.error.emptyBody", "The chunk body is missing");
+  const declared = part.head.size === undefined ? undefined : Number(part.head.size);
+  if (declared !== undefined && declared > maxSize) throw payloadTooLarge(maxSize, `Chunk ${partNumber}`);
+  try {
+    const stored = await deps.store.multipart.putPart(session.storage_key, session.store_upload_id, partNumber, part.body, { size: declared, maxSize });
+    return {
+      partNumber,
+      etag: stored.etag,
+      uploadedSize: BigInt(stored.size),
+      sessionId: session.id,
+      success: true,
+      message: `Chunk ${partNumber} of ${session.total_chunks} uploaded`,
+    } as UploadPartResponse;
+  } catch (err) {
+    if (err instanceof BlobTooLargeError) throw payloadTooLarge(maxSize, `Chunk ${partNumber}`);
+    if (err instanceof UploadNotFoundError) throw sessionNotFound(session.id);
+    if (err instanceof IncompleteBodyError) throw badUpload("upload.error.incompleteBody", `Chunk ${partNumber} ended after ${err.received} of ${err.expected} bytes; it was not recorded`, { expected: err.expected, received: err.received });
+    throw err;
+  }
+}
+
+/** PUT /api/v2/file/upload/{uploadId}/part/{partNumber} (EDITOR). */
+export async function uploadPart(requests: AsyncIterable<UploadPartRequest>, ctx: HandlerContext, deps: UploadDeps): Promise<UploadPartResponse> {
+  const auth = requireAuth(ctx);
+  const stream = await StreamedRequest.open(requests, ctx.signal);
+  const { uploadId, partNumber } = stream.first;
+  const session = requireOpen(await findSession(deps.files.knex, auth.scope, uploadId), uploadId);
+  return storePart(deps, session, partNumber, stream as never, Number(session.max_chunk_size));
+}
+
+/** PUT {presignedUrl} of the filesystem store: the signature is the authorisation. */
+export async function putPresignedPart(requests: AsyncIterable<PutPresignedPartRequest>, deps: UploadDeps, signal?: AbortSignal): Promise<UploadPartResponse> {
+  const stream = await StreamedRequest.open(requests, signal);
+  const q = stream.first;
+  const check = verifyPresignedPart(deps.storage.signer, { uploadId: q.uploadId, partNumber: q.partNumber, expires: q.expires, maxSize: q.maxSize, signature: q.signature }, (deps.now ?? Date.now)());
+  if (check === "invalid") throw serviceError(Code.PermissionDenied, "storage.error.invalidSignature", "The presigned URL's signature does not match");
+  if (check === "expired") throw serviceError(Code.PermissionDenied, "storage.error.urlExpired", "The presigned URL has expired");
+  const session = requireOpen(await findSessionByStoreUpload(deps.files.knex, q.uploadId), q.uploadId);
+  const maxSize = Math.min(Number(session.max_chunk_size), q.maxSize === undefined ? Number.POSITIVE_INFINITY : Number(q.maxSize));
+  return storePart(deps, session, q.partNumber, stream as never, maxSize);
+}
+
+/** Part numbers received so far (within 1..totalChunks) and the ones still missing. */
+export async function partsOf(deps: UploadDeps, session: SessionRow) {
+  let parts;
+  try {
+    parts = await deps.store.multipart.listParts(session.storage_key, session.store_upload_id);
+  } catch (err) {
+    if (err instanceof UploadNotFoundError) throw sessionNotFound(session.id);
+    throw err;
+  }
+  const inRange = parts.filter((p) => p.partNumber >= 1 && p.partNumber <= session.total_chunks);
+  const have = new Set(inRange.map((p) => p.partNumber));
+  const missing: number[] = [];
+  for (let n = 1; n <= session.total_chunks; n++) if (!have.has(n)) missing.push(n);
+  return { parts: inRange, uploaded: inRange.map((p) => p.partNumber), missing };
+}
+
+/** GET /api/v2/file/upload/{uploadId}/recover: "any time; returns uploaded and missing parts". */
+export async function recoverUpload(uploadId: string, ctx: HandlerContext, deps: UploadDeps): Promise<RecoverUploadResponse> {
+  const auth = requireAuth(ctx);
+  const session = await findSession(deps.files.knex, auth.scope, uploadId);
+  if (!session) throw sessionNotFound(uploadId);
+  const { uploaded, missing } = await partsOf(deps, session);
+  return { uploadId: session.id, name: session.name, size: BigInt(session.size), totalChunks: session.total_chunks, uploadedChunks: uploaded, missingChunks: missing } as RecoverUploadResponse;
+}

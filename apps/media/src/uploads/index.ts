@@ -1,0 +1,3 @@
+export { fileUploadService } from "./upload-service.js";
+export { scheduleSessionSweep, sweepExpiredSessions } from "./session-sweeper.js";
+export type { UploadDeps } from "./upload-deps.js";

@@ -1,0 +1,73 @@
+// upload_session rows: the chunked upload's state (migration 20261122000300_uploads).
+import type { Knex } from "knex";
+import type { Scope } from "@signage/auth";
+import { isUuid } from "../folders/folder-repository.js";
+
+type Db = Knex | Knex.Transaction;
+
+export interface SessionRow {
+  id: string;
+  customer_id: string | number;
+  state: "open" | "completing";
+  file_id: string;
+  storage_key: string;
+  store_upload_id: string;
+  name: string;
+  size: string | number;
+  total_chunks: number;
+  max_chunk_size: string | number;
+  content_type: string;
+  meta_data: Record<string, unknown> | null;
+  parent_id: string | null;
+  tags: string[];
+  valid_from: string | number | null;
+  valid_to: string | number | null;
+  width: number | null;
+  height: number | null;
+  muted: boolean | null;
+  crc_checksum: string | null;
+  team_ids: string | null;
+  creator_user_id: string | null;
+  creator_email: string | null;
+  expires_at: Date;
+}
+
+export async function insertSession(db: Db, row: Omit<SessionRow, "state" | "expires_at"> & { expires_at: Date }): Promise<void> {
+  await db("upload_session").insert({ ...row, meta_data: row.meta_data === null ? null : JSON.stringify(row.meta_data), state: "open" });
+}
+
+/** An unexpired session of one of the scope's tenants. */
+export async function findSession(db: Db, scope: Scope, id: string, options: { forUpdate?: boolean; now?: Date } = {}): Promise<SessionRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const q = db<SessionRow>("upload_session").where({ id }).where("expires_at", ">", options.now ?? new Date());
+  if (scope.kind === "tenants") q.whereIn("customer_id", [...scope.customerIds]);
+  if (options.forUpdate) q.forUpdate();
+  return (await q.first()) as SessionRow | undefined;
+}
+
+export async function findSessionByStoreUpload(db: Db, storeUploadId: string, now = new Date()): Promise<SessionRow | undefined> {
+  return (await db<SessionRow>("upload_session").where({ store_upload_id: storeUploadId }).where("expires_at", ">", now).first()) as SessionRow | undefined;
+}
+
+export async function setSessionState(db: Db, id: string, state: SessionRow["state"]): Promise<void> {
+  await db("upload_session").where({ id }).update({ state, updated_at: db.fn.now() });
+}
+
+export async function deleteSession(db: Db, id: string): Promise<void> {
+  await db("upload_session").where({ id }).delete();
+}
+
+/**
+ * Claims up to `limit` expired sessions for this sweeper: deleted in the
+ * returned rows' transaction with SKIP LOCKED, so replicas never sweep the
+ * same session twice and never wait on each other.
+ */
+export async function claimExpiredSessions(trx: Knex.Transaction, now: Date, limit: number): Promise<SessionRow[]> {
+  const result = await trx.raw(
+    `DELETE FROM upload_session WHERE id IN (
+       SELECT id FROM upload_session WHERE expires_at <= ? ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED
+     ) RETURNING *`,
+    [now, limit],
+  );
+  return result.rows as SessionRow[];
+}

@@ -1,0 +1,142 @@
+// POST /api/file: "multipart/form-data; parts files[] (binary), previews[]
+// (binary thumbnails; each preview filename must equal its file's filename)".
+// Each part streams straight into the blob store (size, CRC32 and the image
+// header observed on the way); the rows are inserted in one transaction once
+// every byte is stored, so no half-written upload is ever visible. On any
+// failure the stored blobs are deleted again.
+import type { HandlerContext } from "@connectrpc/connect";
+import { requireAuth } from "@signage/auth";
+import type { File } from "@signage/contracts/signage/media/v1/file_pb";
+import type { UploadFilesRequest } from "@signage/contracts/signage/media/v1/upload_pb";
+import { writeTenant } from "../files/caller.js";
+import { checkValidity, insertFile, requireFile } from "../files/file-repository.js";
+import { readFile } from "../files/file-list.js";
+import { announceReplace, replaceFileInTransaction, type ReplaceOutcome } from "../files/file-replace.js";
+import { parseTeamIds } from "../files/team-hooks.js";
+import { requireStoredFolder } from "../folders/folder-repository.js";
+import { fileBlobKey, thumbnailBlobKey } from "../storage/blob-keys.js";
+import { StreamedRequest } from "../storage/streamed-request.js";
+import { writeDigested } from "./blob-write.js";
+import { imageSize } from "./image-size.js";
+import { remainingBytes, storageQuota } from "./quota.js";
+import { unsupportedMediaType, validateContentType } from "./supported-types.js";
+import { badUpload } from "./upload-errors.js";
+import { SIMPLE_UPLOAD_LIMIT, THUMBNAIL_LIMIT, type UploadDeps } from "./upload-deps.js";
+
+const FILE_FIELDS = new Set(["files[]", "files", "file"]);
+const PREVIEW_FIELDS = new Set(["previews[]", "previews", "preview"]);
+
+interface StoredFile {
+  id: string;
+  key: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  checksum: string;
+  header: Buffer;
+}
+
+interface StoredPreview {
+  key: string;
+  filename: string;
+}
+
+function splitTags(tags: string[]): string[] {
+  return tags.flatMap((t) => t.split(",")).map((t) => t.trim()).filter(Boolean);
+}
+
+export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, ctx: HandlerContext, deps: UploadDeps): Promise<File[]> {
+  const auth = requireAuth(ctx);
+  const customerId = writeTenant(auth);
+  const { knex, teams, newId } = deps.files;
+  const stream = await StreamedRequest.open(requests, ctx.signal);
+  const q = stream.first;
+
+  // Everything the query decides is checked before the first byte is stored.
+  const validFrom = q.validFrom === undefined ? undefined : Number(q.validFrom);
+  const validTo = q.validTo === undefined ? undefined : Number(q.validTo);
+  checkValidity(validFrom, validTo);
+  const assignments = parseTeamIds(q.teamIds);
+  if (q.parentId) {
+    await requireStoredFolder(knex, customerId, q.parentId);
+    await teams.assertWritable(knex, auth, "fileFolder", [q.parentId]);
+  }
+  if (q.fileIdToReplace) await requireFile(knex, customerId, q.fileIdToReplace);
+  const quota = await storageQuota(ctx, deps, customerId);
+
+  const files: StoredFile[] = [];
+  const previews: StoredPreview[] = [];
+  try {
+    for (let part = await stream.nextPart(); part; part = await stream.nextPart()) {
+      const { head, body } = part;
+      if (head.value !== undefined) continue; // plain form fields carry nothing for this operation
+      if (FILE_FIELDS.has(head.field)) {
+        const contentType = validateContentType(head.contentType, head.filename);
+        const id = newId();
+        const key = fileBlobKey(customerId, id, contentType);
+        const written = files.reduce((n, f) => n + f.size, 0);
+        const remaining = remainingBytes(quota) - written;
+        const digest = await writeDigested(deps.store, key, body, contentType, {
+          // "below 200 MB per file": 200 MB itself is refused.
+          maxBytes: SIMPLE_UPLOAD_LIMIT - 1,
+          what: `The file '${head.filename}' (simple upload is for files below 200 MB; use the chunked upload)`,
+          quota: { quota: { ...quota, used: quota.used + written }, remaining },
+        });
+        files.push({ id, key, filename: head.filename, contentType, size: digest.size, checksum: digest.checksum, header: digest.header });
+      } else if (PREVIEW_FIELDS.has(head.field)) {
+        const type = (head.contentType || "").split(";")[0].trim().toLowerCase();
+        if (!type.startsWith("image/")) throw unsupportedMediaType(type, head.filename);
+        const key = thumbnailBlobKey(customerId, newId(), type);
+        await writeDigested(deps.store, key, body, type, { maxBytes: THUMBNAIL_LIMIT, what: `The preview '${head.filename}'` });
+        previews.push({ key, filename: head.filename });
+      } else {
+        throw badUpload("upload.error.unknownPart", `Unexpected multipart part '${head.field}'; expected files[] and previews[]`, { field: head.field });
+      }
+    }
+    if (files.length === 0) throw badUpload("upload.error.noFiles", "The upload contains no files[] part");
+
+    const thumbnailOf = new Map<string, string>();
+    for (const preview of previews) {
+      if (!files.some((f) => f.filename === preview.filename) || thumbnailOf.has(preview.filename)) {
+        throw badUpload("upload.error.previewNameMismatch", `Each preview's file name must equal its file's file name; no single file matches '${preview.filename}'`, { filename: preview.filename, files: files.map((f) => f.filename) });
+      }
+      thumbnailOf.set(preview.filename, preview.key);
+    }
+
+    const creator = { userId: auth.caller.userId, email: auth.caller.subject };
+    const outcome = await knex.transaction(async (trx) => {
+      for (const f of files) {
+        const size = q.width && q.height ? { width: q.width, height: q.height } : imageSize(f.contentType, f.header);
+        await insertFile(trx, {
+          id: f.id,
+          customerId,
+          fileFolderId: q.parentId || null,
+          name: f.filename,
+          contentType: f.contentType,
+          size: f.size,
+          width: q.width ?? size?.width ?? null,
+          height: q.height ?? size?.height ?? null,
+          crcCheckSum: f.checksum,
+          tags: splitTags(q.tags),
+          validFrom,
+          validTo,
+          muted: q.muted ?? false,
+          creator,
+          storageKey: f.key,
+          thumbnailKey: thumbnailOf.get(f.filename) ?? null,
+        }, newId);
+        await teams.assignOnCreate(trx, "file", f.id, customerId, assignments, q.inheritParentTeams ? (q.parentId || undefined) : undefined);
+      }
+      let replaced: ReplaceOutcome | undefined;
+      if (q.fileIdToReplace) {
+        replaced = await replaceFileInTransaction(trx, teams, { customerId, fileIdToReplace: q.fileIdToReplace, sourceFileId: files[0].id, removeOldFile: q.removeOldFile ?? false });
+      }
+      return replaced;
+    });
+    if (outcome) await announceReplace(deps.files, outcome);
+  } catch (err) {
+    await deps.storage.blobs.deleteKeys([...files.map((f) => f.key), ...previews.map((p) => p.key)]).catch(() => undefined);
+    throw err;
+  }
+  return Promise.all(files.map((f) => readFile(ctx, deps.files, f.id)));
+}

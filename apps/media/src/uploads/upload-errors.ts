@@ -1,0 +1,22 @@
+// Error keys of uploads (document 1 "Other upload outcomes preserved by the
+// service: 400, 401, 403, 404, 413, 415, 507"). 413 and 507 map in the
+// gateway's error table by key.
+import { Code } from "@connectrpc/connect";
+import { serviceError } from "@signage/auth";
+import type { JsonObject } from "@bufbuild/protobuf";
+
+export function payloadTooLarge(maxBytes: number, what: string) {
+  return serviceError(Code.InvalidArgument, "upload.error.payloadTooLarge", `${what} exceeds ${maxBytes} bytes`, { maxBytes });
+}
+
+export function insufficientStorage(storageSize: number, used: number, needed: number) {
+  return serviceError(Code.ResourceExhausted, "storage.error.insufficientStorage", "The upload would exceed the customer's storage size", { storageSize, used, needed });
+}
+
+export function badUpload(key: string, message: string, details: JsonObject = {}) {
+  return serviceError(Code.InvalidArgument, key, message, details);
+}
+
+export function sessionNotFound(uploadId: string) {
+  return serviceError(Code.NotFound, "upload.error.sessionNotFound", `Upload session '${uploadId}' not found (finished, cancelled or expired)`, { uploadId });
+}

@@ -1,0 +1,168 @@
+// Simple upload (POST /api/file), thumbnails and downloads, over HTTP through
+// the gateway against PostgreSQL and the filesystem blob store.
+import { readdir } from "node:fs/promises";
+import { crc32 } from "@node-rs/crc32";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { multipart, pathOf, png, startUploadPlatform, streamedMultipart, type UploadTenant } from "./uploads-support.js";
+
+let env: Awaited<ReturnType<typeof startUploadPlatform>>;
+let t: UploadTenant;
+
+beforeAll(async () => {
+  env = await startUploadPlatform("uploads_simple");
+  t = await env.tenant();
+}, 60_000);
+afterAll(() => env?.close());
+
+function post(token: string, form: FormData, query: Record<string, string | number | boolean> = {}) {
+  return env.platform.http.post("/api/file", { token, body: form, query });
+}
+
+async function fileRows(customerId: number) {
+  return env.platform.knexOf("media")("file").where({ customer_id: customerId });
+}
+
+describe("simple upload POST /api/file", { timeout: 30_000 }, () => {
+  it("stores the file: server sets size, CRC32 crcCheckSum, createDate, creator; width/height recalculated from the PNG header; preview becomes the thumbnail", async () => {
+    const image = png(37, 21);
+    const preview = png(4, 4);
+    const before = Date.now();
+    const res = await post(t.editor.token, multipart([
+      { name: "files[]", filename: "logo.png", type: "image/png", data: image },
+      { name: "previews[]", filename: "logo.png", type: "image/png", data: preview },
+    ]), { tags: "a,b", validFrom: 1000, validTo: 2000, muted: true, parentId: t.rootId });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toHaveLength(1);
+    const file = res.body[0];
+    expect(file).toMatchObject({ name: "logo.png", contentType: "image/png", size: image.length, width: 37, height: 21, crcCheckSum: (crc32(image) >>> 0).toString(16).padStart(8, "0"), creatorEmail: t.editor.email, fileFolderId: t.rootId, tags: ["a", "b"], validFrom: 1000, validTo: 2000, muted: true, customerId: t.id });
+    expect(file.createDate).toBeGreaterThanOrEqual(before - 1000);
+    expect(file.creator).toMatchObject({ email: t.editor.email });
+    // "location: download URL", "thumbnail: thumbnail URL": signed, no token needed.
+    const download = await env.platform.http.get(pathOf(file.location));
+    expect(download.status).toBe(200);
+    expect(download.headers.get("content-type")).toBe("image/png");
+    const bytes = Buffer.from(await (await fetch(new URL(pathOf(file.location), env.platform.url))).arrayBuffer());
+    expect(bytes.equals(image)).toBe(true);
+    const thumb = Buffer.from(await (await fetch(new URL(pathOf(file.thumbnail), env.platform.url))).arrayBuffer());
+    expect(thumb.equals(preview)).toBe(true);
+  });
+
+  it("downloads honour Range (206, Content-Range) and refuse a tampered signature (403)", async () => {
+    const image = png(64, 64);
+    const res = await post(t.editor.token, multipart([{ name: "files[]", filename: "r.png", type: "image/png", data: image }]));
+    const url = new URL(pathOf(res.body[0].location), env.platform.url);
+    const partial = await fetch(url, { headers: { range: "bytes=10-19" } });
+    expect(partial.status).toBe(206);
+    expect(partial.headers.get("content-range")).toBe(`bytes 10-19/${image.length}`);
+    expect(Buffer.from(await partial.arrayBuffer()).equals(image.subarray(10, 20))).toBe(true);
+    const suffix = await fetch(url, { headers: { range: "bytes=-5" } });
+    expect(Buffer.from(await suffix.arrayBuffer()).equals(image.subarray(image.length - 5))).toBe(true);
+    const beyond = await fetch(url, { headers: { range: `bytes=${image.length + 10}-` } });
+    expect(beyond.status).toBe(416);
+    url.searchParams.set("expires", String(Number(url.searchParams.get("expires")) + 1));
+    const tampered = await fetch(url);
+    expect(tampered.status).toBe(403);
+    expect(await tampered.json()).toMatchObject({ key: "storage.error.invalidSignature" });
+  });
+
+  it("several files in one request, each preview matched by file name", async () => {
+    const res = await post(t.editor.token, multipart([
+      { name: "files[]", filename: "one.json", type: "application/json", data: '{"a":1}' },
+      { name: "files[]", filename: "two.pdf", type: "application/pdf", data: "%PDF-1.4 ..." },
+      { name: "previews[]", filename: "two.pdf", type: "image/jpeg", data: "jpeg-bytes" },
+    ]));
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.map((f: { name: string }) => f.name)).toEqual(["one.json", "two.pdf"]);
+    expect(res.body[0].thumbnail ?? "").toBe("");
+    expect(res.body[1].thumbnail).toMatch(/\/storage\/v1\/blobs\//);
+  });
+
+  it("\"each preview filename must equal its file's filename\": a mismatch is refused with 400 and nothing is kept", async () => {
+    const before = (await fileRows(t.id)).length;
+    const res = await post(t.editor.token, multipart([
+      { name: "files[]", filename: "a.png", type: "image/png", data: png(2, 2) },
+      { name: "previews[]", filename: "b.png", type: "image/png", data: png(1, 1) },
+    ]));
+    expect(res.status).toBe(400);
+    expect(res.body.key).toBe("upload.error.previewNameMismatch");
+    expect((await fileRows(t.id)).length).toBe(before);
+  });
+
+  it("\"contentType: MIME type, detected by the client; the server validates\": types outside the supported kinds get 415", async () => {
+    for (const [type, name] of [["text/plain", "a.txt"], ["application/zip", "a.zip"], ["application/octet-stream", "a.exe"]]) {
+      const res = await post(t.editor.token, multipart([{ name: "files[]", filename: name, type, data: "xx" }]));
+      expect(res.status, `${type}: ${res.text}`).toBe(415);
+      expect(res.body.key).toBe("media.error.unsupportedMediaType");
+    }
+    // A generic type is read from the extension of a supported kind.
+    const ok = await post(t.editor.token, multipart([{ name: "files[]", filename: "clip.webm", type: "application/octet-stream", data: "webm" }]));
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.body[0].contentType).toBe("video/webm");
+  });
+
+  it("\"Simple upload: below 200 MB per file\": a 200 MB file is refused with 413 upload.error.payloadTooLarge, streamed and not kept", async () => {
+    const before = (await fileRows(t.id)).length;
+    const { body, contentType } = streamedMultipart("files[]", "big.mp4", "video/mp4", 200 * 1024 * 1024);
+    const res = await fetch(new URL("/api/file", env.platform.url), { method: "POST", body, headers: { authorization: `Bearer ${t.editor.token}`, "content-type": contentType }, duplex: "half" } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ status: 413, key: "upload.error.payloadTooLarge" });
+    expect((await fileRows(t.id)).length).toBe(before);
+    const stored = await readdir(`${env.blobDir}/files/${t.id}`).catch(() => []);
+    expect(stored.some((n) => n.endsWith(".mp4"))).toBe(false);
+  });
+
+  it("507 when the tenant's storageSize would be exceeded", async () => {
+    const small = await env.tenant();
+    const set = await env.platform.http.put(`/api/customer/${small.id}`, { token: env.admin, body: { storageSize: 5000 } });
+    expect(set.status, set.text).toBe(200);
+    const first = await post(small.editor.token, multipart([{ name: "files[]", filename: "a.json", type: "application/json", data: "x".repeat(3000) }]));
+    expect(first.status, first.text).toBe(200);
+    const second = await post(small.editor.token, multipart([{ name: "files[]", filename: "b.json", type: "application/json", data: "x".repeat(3000) }]));
+    expect(second.status, second.text).toBe(507);
+    expect(second.body.key).toBe("storage.error.insufficientStorage");
+    expect((await fileRows(small.id)).length).toBe(1);
+  });
+
+  it("fileIdToReplace + removeOldFile: the new file takes the old one's place and the old one goes", async () => {
+    const old = await post(t.editor.token, multipart([{ name: "files[]", filename: "old.png", type: "image/png", data: png(3, 3) }]));
+    const oldId = old.body[0].id;
+    const res = await post(t.editor.token, multipart([{ name: "files[]", filename: "new.png", type: "image/png", data: png(5, 5) }]), { fileIdToReplace: oldId, removeOldFile: true });
+    expect(res.status, res.text).toBe(200);
+    expect(await env.platform.knexOf("media")("file").where({ id: oldId }).first()).toBeUndefined();
+    const missing = await post(t.editor.token, multipart([{ name: "files[]", filename: "n.png", type: "image/png", data: png(1, 1) }]), { fileIdToReplace: "01890000-0000-7000-8000-000000000000" });
+    expect(missing.status).toBe(404);
+  });
+
+  it("width and height given in the query win; bad query values are 400 before any byte is stored", async () => {
+    const res = await post(t.editor.token, multipart([{ name: "files[]", filename: "w.png", type: "image/png", data: png(9, 9) }]), { width: 1920, height: 1080 });
+    expect(res.body[0]).toMatchObject({ width: 1920, height: 1080 });
+    const bad = await post(t.editor.token, multipart([{ name: "files[]", filename: "w.png", type: "image/png", data: png(9, 9) }]), { validFrom: 5000, validTo: 10 });
+    expect(bad.status).toBe(400);
+    const teams = await post(t.editor.token, multipart([{ name: "files[]", filename: "w.png", type: "image/png", data: png(9, 9) }]), { teamIds: "nope:maybe" });
+    expect(teams.status).toBe(400);
+  });
+
+  it("a VIEWER is refused on writes (upload, thumbnail) with 403", async () => {
+    const res = await post(t.viewer.token, multipart([{ name: "files[]", filename: "v.png", type: "image/png", data: png(1, 1) }]));
+    expect(res.status).toBe(403);
+    const file = (await post(t.editor.token, multipart([{ name: "files[]", filename: "x.png", type: "image/png", data: png(1, 1) }]))).body[0];
+    const thumb = await env.platform.http.put(`/api/v2/file/upload/${file.id}/thumbnail`, { token: t.viewer.token, body: png(1, 1), headers: { "content-type": "image/png" } });
+    expect(thumb.status).toBe(403);
+  });
+
+  it("thumbnail upload for any file id: image/* body replaces the thumbnail; other types 415; unknown file 404", async () => {
+    const file = (await post(t.editor.token, multipart([{ name: "files[]", filename: "doc.pdf", type: "application/pdf", data: "%PDF" }]))).body[0];
+    const thumbnail = png(8, 6);
+    const put = await env.platform.http.put(`/api/v2/file/upload/${file.id}/thumbnail`, { token: t.editor.token, body: thumbnail, headers: { "content-type": "image/png" } });
+    expect(put.status, put.text).toBe(204);
+    const listed = await env.platform.http.get("/api/v2/file", { token: t.viewer.token, query: { search: `id=${file.id}` } });
+    const url = listed.body.content[0].thumbnail;
+    const bytes = Buffer.from(await (await fetch(new URL(pathOf(url), env.platform.url))).arrayBuffer());
+    expect(bytes.equals(thumbnail)).toBe(true);
+    expect(listed.body.content[0].lastPreviewUploadTime).toBeGreaterThan(0);
+    const text = await env.platform.http.put(`/api/v2/file/upload/${file.id}/thumbnail`, { token: t.editor.token, body: "hello", headers: { "content-type": "text/plain" } });
+    expect(text.status).toBe(415);
+    const unknown = await env.platform.http.put(`/api/v2/file/upload/01890000-0000-7000-8000-000000000000/thumbnail`, { token: t.editor.token, body: thumbnail, headers: { "content-type": "image/png" } });
+    expect(unknown.status).toBe(404);
+  });
+});

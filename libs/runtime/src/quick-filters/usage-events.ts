@@ -1,0 +1,53 @@
+// Core refuses to delete a quick filter while something uses it (channels,
+// sub-channels, data sources, filtered folders), and computes `readOnly` from
+// channel / sub-channel use. The services owning those users tell core by
+// event, so the check needs no fan-out: publish `quickFilter.usage.changed`
+// with used=true when a user starts using the filter (e.g. a filtered folder
+// is created) and used=false when it stops (deleted, or switched to another
+// filter: one event per filter). Idempotent: core keeps one row per
+// (quickFilterId, usedByType, usedById) and applies the newest `version`.
+import type { Knex } from "knex";
+import type { EventBus } from "@signage/events";
+import { afterCommit } from "../tags/tag-events.js";
+
+export const QUICK_FILTER_USAGE_CHANGED = "quickFilter.usage.changed";
+
+/** What uses the filter. CAMPAIGN and MESSAGE make the filter readOnly. */
+export const QUICK_FILTER_USER_TYPES = ["FILE_FOLDER", "CAMPAIGN", "MESSAGE", "DATASOURCE"] as const;
+export type QuickFilterUserType = (typeof QUICK_FILTER_USER_TYPES)[number];
+
+/** `data` of `quickFilter.usage.changed`; the envelope's customerId is the user's tenant. */
+export interface QuickFilterUsageChangedData {
+  quickFilterId: string;
+  usedByType: QuickFilterUserType;
+  usedById: string;
+  used: boolean;
+  /** Grows with each change of the using resource (its updatedAt in ms); default now. */
+  version: number;
+}
+
+export interface QuickFilterUsage {
+  customerId: number;
+  quickFilterId: string;
+  usedByType: QuickFilterUserType;
+  usedById: string;
+  used: boolean;
+  version?: number | Date;
+}
+
+export function publishQuickFilterUsage(bus: EventBus, usage: QuickFilterUsage): Promise<unknown> {
+  const version = usage.version instanceof Date ? usage.version.getTime() : (usage.version ?? Date.now());
+  const data: QuickFilterUsageChangedData = {
+    quickFilterId: usage.quickFilterId,
+    usedByType: usage.usedByType,
+    usedById: usage.usedById,
+    used: usage.used,
+    version,
+  };
+  return bus.publish({ type: QUICK_FILTER_USAGE_CHANGED, customerId: usage.customerId, data });
+}
+
+/** publishQuickFilterUsage once `trx` committed (e.g. in the filtered folder's create / delete). */
+export function publishQuickFilterUsageAfterCommit(trx: Knex.Transaction, bus: EventBus, usage: QuickFilterUsage, onError?: (e: unknown) => void): void {
+  afterCommit(trx, () => publishQuickFilterUsage(bus, usage), onError);
+}

@@ -1,0 +1,13 @@
+export { TAG_TYPES, isTagType, type TagType } from "./tag-types.js";
+export { TAG_MAX_LENGTH, tagFormatProblem, isValidTag } from "./tag-format.js";
+export {
+  TAGS_CHANGED,
+  TAGS_RESOURCE_DELETED,
+  publishTagsChanged,
+  publishTaggedResourceDeleted,
+  afterCommit,
+  type TagsChangedData,
+  type TagsResourceDeletedData,
+  type TaggedResourceState,
+  type TaggedResourceDeletion,
+} from "./tag-events.js";

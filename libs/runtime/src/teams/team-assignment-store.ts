@@ -1,0 +1,129 @@
+// Reads and writes of a service's `team_assignment` rows. Every write also
+// refreshes the resource's `team_ids` column in the same transaction, so the
+// visibility test (team_ids) and the relation (`teamAssignments`) never differ.
+import type { Knex } from "knex";
+import { applyScope, type ResourceTeamAssignment, type Scope } from "@signage/auth";
+import type { TeamResourceTable } from "./team-resource-tables.js";
+
+type Db = Knex | Knex.Transaction;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string) => UUID.test(value);
+
+export interface ScopedResource {
+  id: string;
+  customerId: number;
+}
+
+/** The resource when it exists in the caller's tenant scope. */
+export async function findResourceInScope(db: Db, table: TeamResourceTable, id: string, scope: Scope): Promise<ScopedResource | undefined> {
+  if (!isUuid(id)) return undefined;
+  const idColumn = table.idColumn ?? "id";
+  const tenantColumn = table.tenantColumn ?? "customer_id";
+  const qb = db(table.table).where(idColumn, id).first({ id: idColumn, customerId: tenantColumn });
+  applyScope(qb, scope, tenantColumn);
+  const row = await qb;
+  return row ? { id: row.id, customerId: Number(row.customerId) } : undefined;
+}
+
+/** Resources of the given ids within one tenant (ids not found are left out). */
+export async function findResourcesOfTenant(db: Db, table: TeamResourceTable, ids: readonly string[], customerId: number): Promise<string[]> {
+  const valid = ids.filter(isUuid);
+  if (valid.length === 0) return [];
+  const idColumn = table.idColumn ?? "id";
+  const rows = await db(table.table)
+    .whereIn(idColumn, valid)
+    .where(table.tenantColumn ?? "customer_id", customerId)
+    .select({ id: idColumn });
+  return rows.map((r: { id: string }) => r.id);
+}
+
+export async function assignmentsOfResource(db: Db, resourceId: string): Promise<ResourceTeamAssignment[]> {
+  const rows = await db("team_assignment").where({ resource_id: resourceId }).orderBy("team_id").select("team_id", "read_only");
+  return rows.map((r: { team_id: string; read_only: boolean }) => ({ teamId: r.team_id, readOnly: r.read_only }));
+}
+
+export async function assignmentsOfResources(db: Db, resourceIds: readonly string[]): Promise<Map<string, ResourceTeamAssignment[]>> {
+  const result = new Map<string, ResourceTeamAssignment[]>(resourceIds.map((id) => [id, []]));
+  if (resourceIds.length === 0) return result;
+  const rows = await db("team_assignment").whereIn("resource_id", resourceIds).select("resource_id", "team_id", "read_only");
+  for (const r of rows as { resource_id: string; team_id: string; read_only: boolean }[]) result.get(r.resource_id)?.push({ teamId: r.team_id, readOnly: r.read_only });
+  return result;
+}
+
+export async function resourcesOfTeam(db: Db, resourceType: string, teamId: string): Promise<{ id: string; readOnly: boolean }[]> {
+  const rows = await db("team_assignment").where({ team_id: teamId, resource_type: resourceType }).orderBy("resource_id").select("resource_id", "read_only");
+  return rows.map((r: { resource_id: string; read_only: boolean }) => ({ id: r.resource_id, readOnly: r.read_only }));
+}
+
+/** Counts per (team, resource type) for many teams in one query. */
+export async function countsOfTeams(db: Db, customerId: number, teamIds: readonly string[]): Promise<{ teamId: string; resourceType: string; count: number }[]> {
+  const valid = teamIds.filter(isUuid);
+  if (valid.length === 0) return [];
+  const rows = await db("team_assignment").whereIn("team_id", valid).where({ customer_id: customerId }).groupBy("team_id", "resource_type").select("team_id", "resource_type").count({ n: "*" });
+  return rows.map((r: any) => ({ teamId: r.team_id, resourceType: r.resource_type, count: Number(r.n) }));
+}
+
+/** Writes `team_ids` of the given rows from their assignment rows. */
+export async function refreshTeamIds(trx: Db, table: TeamResourceTable, resourceIds: readonly string[]): Promise<void> {
+  if (resourceIds.length === 0) return;
+  const idColumn = table.idColumn ?? "id";
+  await trx.raw(
+    `update ?? as r set team_ids = coalesce((select array_agg(a.team_id order by a.team_id) from team_assignment a where a.resource_id = r.??), '{}')
+     where r.?? = any(?::uuid[])`,
+    [table.table, idColumn, idColumn, [...resourceIds]],
+  );
+}
+
+export interface AssignmentWrite {
+  resourceId: string;
+  teamId: string;
+  readOnly: boolean;
+}
+
+/** Upserts (readOnly replaced) and deletes assignments of one type, then refreshes team_ids. */
+export async function writeAssignments(
+  trx: Knex.Transaction,
+  table: TeamResourceTable,
+  customerId: number,
+  upserts: readonly AssignmentWrite[],
+  deletes: readonly { resourceId: string; teamId: string }[],
+): Promise<void> {
+  for (const d of deletes) await trx("team_assignment").where({ resource_id: d.resourceId, team_id: d.teamId }).delete();
+  if (upserts.length > 0) {
+    await trx("team_assignment")
+      .insert(upserts.map((u) => ({ resource_type: table.resourceType, resource_id: u.resourceId, team_id: u.teamId, read_only: u.readOnly, customer_id: customerId })))
+      .onConflict(["resource_id", "team_id"])
+      .merge(["read_only"]);
+  }
+  await refreshTeamIds(trx, table, [...new Set([...upserts.map((u) => u.resourceId), ...deletes.map((d) => d.resourceId)])]);
+}
+
+/**
+ * For the owning service's create path: `teamIds` of the request, plus the
+ * parent's assignments when `inheritParentTeams` (the request's own entries win).
+ * Call inside the transaction that inserted the row; teams must be checked first.
+ */
+export async function assignOnCreate(
+  trx: Knex.Transaction,
+  table: TeamResourceTable,
+  input: { resourceId: string; customerId: number; teams: readonly ResourceTeamAssignment[]; inheritFromResourceId?: string | null },
+): Promise<void> {
+  const byTeam = new Map<string, boolean>();
+  if (input.inheritFromResourceId) for (const a of await assignmentsOfResource(trx, input.inheritFromResourceId)) byTeam.set(a.teamId, a.readOnly);
+  for (const a of input.teams) byTeam.set(a.teamId, a.readOnly);
+  await writeAssignments(trx, table, input.customerId, [...byTeam].map(([teamId, readOnly]) => ({ resourceId: input.resourceId, teamId, readOnly })), []);
+}
+
+/** For the owning service's delete path (the rows themselves are going away). */
+export async function deleteResourceAssignments(trx: Db, resourceIds: readonly string[]): Promise<void> {
+  if (resourceIds.length > 0) await trx("team_assignment").whereIn("resource_id", [...resourceIds]).delete();
+}
+
+/** `team.deleted`: the team's assignments go, and it leaves every team_ids array. */
+export async function removeTeamEverywhere(trx: Knex.Transaction, tables: Iterable<TeamResourceTable>, teamId: string): Promise<void> {
+  await trx("team_assignment").where({ team_id: teamId }).delete();
+  for (const table of tables) {
+    await trx.raw("update ?? set team_ids = array_remove(team_ids, ?::uuid) where team_ids @> array[?::uuid]", [table.table, teamId, teamId]);
+  }
+}

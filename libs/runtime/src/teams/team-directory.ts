@@ -1,0 +1,61 @@
+// Which team ids exist in a tenant. Other services read their replica and, for
+// ids the replica has not seen yet (a team created a moment ago), ask core once
+// on behalf of the caller and remember the answer.
+import { Code, type HandlerContext } from "@connectrpc/connect";
+import type { Knex } from "knex";
+import { serviceError } from "@signage/auth";
+import { TeamService } from "@signage/contracts/signage/core/v1/team_pb";
+import { onBehalfOf, type Peers } from "../peers/peers.js";
+import { isUuid } from "./team-assignment-store.js";
+
+export interface TeamDirectory {
+  /** Throws 400 `team.error.notFound` naming the ids that are no team of the customer. */
+  requireTeams(ctx: HandlerContext, customerId: number, teamIds: readonly string[]): Promise<void>;
+}
+
+async function knownTeams(knex: Knex | Knex.Transaction, customerId: number, ids: readonly string[]): Promise<Set<string>> {
+  const valid = ids.filter(isUuid);
+  if (valid.length === 0) return new Set();
+  const rows = await knex("team").whereIn("id", valid).where({ customer_id: customerId }).select("id");
+  return new Set(rows.map((r: { id: string }) => r.id));
+}
+
+function unknownTeams(ids: readonly string[]) {
+  return serviceError(Code.InvalidArgument, "team.error.notFound", `Unknown team id(s): ${ids.join(", ")}`, { teamIds: [...ids] });
+}
+
+/** Core: its own `team` table is the truth. */
+export function localTeamDirectory(knex: Knex): TeamDirectory {
+  return {
+    async requireTeams(_ctx, customerId, teamIds) {
+      const known = await knownTeams(knex, customerId, teamIds);
+      const missing = [...new Set(teamIds)].filter((id) => !known.has(id));
+      if (missing.length > 0) throw unknownTeams(missing);
+    },
+  };
+}
+
+/** Other services: the replica, then core for what the replica has not seen. */
+export function replicaTeamDirectory(knex: Knex, peers: Peers): TeamDirectory {
+  return {
+    async requireTeams(ctx, customerId, teamIds) {
+      const known = await knownTeams(knex, customerId, teamIds);
+      let missing = [...new Set(teamIds)].filter((id) => !known.has(id));
+      if (missing.length === 0) return;
+      const asked = missing.filter(isUuid);
+      if (asked.length > 0) {
+        const { teams } = await peers.client(TeamService, "core").getTeams({ customerId: BigInt(customerId), teamIds: asked }, onBehalfOf(ctx));
+        const found = teams.filter((t) => Number(t.customerId) === customerId);
+        if (found.length > 0) {
+          await knex("team")
+            .insert(found.map((t) => ({ id: t.id, customer_id: customerId, name: t.name ?? null })))
+            .onConflict("id")
+            .merge(["name"]);
+        }
+        const foundIds = new Set(found.map((t) => t.id));
+        missing = missing.filter((id) => !foundIds.has(id));
+      }
+      if (missing.length > 0) throw unknownTeams(missing);
+    },
+  };
+}

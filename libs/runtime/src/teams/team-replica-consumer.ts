@@ -1,0 +1,72 @@
+// Keeps a service's replica of core's team facts, exactly once per event
+// (inbox in the same transaction), and removes a deleted team's assignments
+// from the service's own resources.
+import type { Knex } from "knex";
+import { withInbox, type EventBus, type Subscription } from "@signage/events";
+import { TeamEvent, TEAM_EVENT_TYPES, type TeamEventData, type TeamSettingsChangedData, type UserAccessChangedData, type UserTeamsChangedData } from "./team-events.js";
+import { settingsToRow } from "./team-facts.js";
+import { removeTeamEverywhere } from "./team-assignment-store.js";
+import type { TeamResourceTables } from "./team-resource-tables.js";
+
+export interface TeamReplicaOptions {
+  /** The service's team-enabled tables (team.deleted clears their team_ids). */
+  tables: TeamResourceTables;
+}
+
+export function subscribeTeamReplica(bus: EventBus, knex: Knex, service: string, options: TeamReplicaOptions): Promise<Subscription> {
+  const consumer = `${service}.teams`;
+  return bus.subscribe({
+    consumer,
+    types: [...TEAM_EVENT_TYPES, "customer.deleted"],
+    startFrom: "all",
+    handler: withInbox(knex, consumer, async (event, trx) => {
+      await applyTeamEvent(trx, options.tables, event.type, event.data);
+    }),
+  });
+}
+
+export async function applyTeamEvent(trx: Knex.Transaction, tables: TeamResourceTables, type: string, data: unknown): Promise<void> {
+  switch (type) {
+    case TeamEvent.created:
+    case TeamEvent.updated: {
+      const team = data as TeamEventData;
+      await trx("team").insert({ id: team.id, customer_id: team.customerId, name: team.name }).onConflict("id").merge(["name"]);
+      return;
+    }
+    case TeamEvent.deleted: {
+      const team = data as TeamEventData;
+      await removeTeamEverywhere(trx, tables.values(), team.id);
+      await trx("team_membership").where({ team_id: team.id }).delete();
+      await trx("team").where({ id: team.id }).delete();
+      return;
+    }
+    case TeamEvent.userTeamsChanged: {
+      const change = data as UserTeamsChangedData;
+      await trx("team_membership").where({ user_id: change.userId }).delete();
+      if (change.teams.length > 0) {
+        await trx("team_membership").insert(change.teams.map((t) => ({ user_id: change.userId, team_id: t.teamId, read_only: t.readOnly, customer_id: change.customerId })));
+      }
+      return;
+    }
+    case TeamEvent.userAccessChanged: {
+      const user = data as UserAccessChangedData;
+      if (user.deleted) {
+        await trx("team_membership").where({ user_id: user.userId }).delete();
+        await trx("team_user").where({ user_id: user.userId }).delete();
+        return;
+      }
+      await trx("team_user").insert({ user_id: user.userId, customer_id: user.customerId, restricted: user.restricted }).onConflict("user_id").merge(["restricted"]);
+      return;
+    }
+    case TeamEvent.settingsChanged: {
+      const s = data as TeamSettingsChangedData;
+      await trx("team_settings").insert({ customer_id: s.customerId, ...settingsToRow(s.settings) }).onConflict("customer_id").merge();
+      return;
+    }
+    case "customer.deleted": {
+      const customerId = (data as { id: number }).id;
+      for (const table of ["team_assignment", "team_membership", "team_user", "team_settings", "team"]) await trx(table).where({ customer_id: customerId }).delete();
+      return;
+    }
+  }
+}

@@ -1,0 +1,214 @@
+// Filesystem adapter: blobs are files under `root/<key>`. Writes go to a temp
+// file first and are renamed into place, so a reader never sees a partial
+// blob. Multipart uploads keep their parts under `root/.multipart/<id>/`.
+// Presigned URLs point at our own gateway and carry an HMAC signature.
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { dirname, join } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import {
+  assertValidKey,
+  BlobNotFoundError,
+  resolveRange,
+  UploadNotFoundError,
+  type BlobInfo,
+  type BlobRead,
+  type BlobStore,
+  type ByteRange,
+  type MultipartStore,
+  type PresignOptions,
+  type UploadedPart,
+} from "../blob-store.js";
+import { ByteCounter } from "../byte-limit.js";
+import type { SignatureCheck, UrlSigner } from "../url-signer.js";
+import { presignedBlobUrl, presignedPartUrl, verifyPresignedBlob, verifyPresignedPart, type PresignedBlobQuery, type PresignedPartQuery } from "../presigned-urls.js";
+
+export interface FilesystemBlobStoreOptions {
+  root: string;
+  /** Signs presigned URLs; without it presign* throws (embedded tools that never presign). */
+  signer?: UrlSigner;
+  /** fsync files before renaming them into place (default true). */
+  fsync?: boolean;
+}
+
+/** Checks the signed URLs this store hands out (served by the gateway, verified by the owning service). */
+export interface PresignVerifier {
+  verifyPart(query: PresignedPartQuery, now?: number): SignatureCheck;
+  verifyBlob(query: PresignedBlobQuery, now?: number): { check: SignatureCheck; key: string };
+}
+
+export type FilesystemBlobStore = BlobStore & { readonly root: string; readonly presigned: PresignVerifier };
+
+const UPLOAD_ID = /^[A-Za-z0-9-]{1,64}$/;
+const READ_CHUNK = 256 * 1024;
+
+function isMissing(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException)?.code === "ENOENT";
+}
+
+export function createFilesystemBlobStore(options: FilesystemBlobStoreOptions): FilesystemBlobStore {
+  const root = options.root;
+  const fsync = options.fsync ?? true;
+  const tmpDir = join(root, ".tmp");
+  const multipartDir = join(root, ".multipart");
+
+  const pathOf = (key: string) => {
+    assertValidKey(key);
+    return join(root, key);
+  };
+  const uploadDir = (uploadId: string) => {
+    if (!UPLOAD_ID.test(uploadId)) throw new UploadNotFoundError(uploadId);
+    return join(multipartDir, uploadId);
+  };
+  const partPath = (uploadId: string, partNumber: number) => join(uploadDir(uploadId), `${partNumber}.part`);
+  const requireSigner = () => {
+    if (!options.signer) throw new Error("filesystem blob store: no URL signer configured");
+    return options.signer;
+  };
+
+  /** Streams into a temp file, then renames it to `target`; returns the byte count. */
+  async function writeAtomically(target: string, body: Readable | Uint8Array, maxSize?: number, exactSize?: number): Promise<number> {
+    await mkdir(tmpDir, { recursive: true });
+    const tmp = join(tmpDir, randomUUID());
+    const counter = new ByteCounter(maxSize, exactSize);
+    try {
+      const source = body instanceof Uint8Array ? Readable.from([body]) : body;
+      const out = createWriteStream(tmp, { highWaterMark: 1024 * 1024 });
+      await pipeline(source, counter, out);
+      if (fsync) await syncFile(tmp);
+      await mkdir(dirname(target), { recursive: true });
+      await rename(tmp, target);
+      return counter.bytes;
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
+  async function readUploadMeta(uploadId: string): Promise<{ key: string; contentType?: string }> {
+    try {
+      return JSON.parse(await readFile(join(uploadDir(uploadId), "upload.json"), "utf8"));
+    } catch (err) {
+      if (isMissing(err)) throw new UploadNotFoundError(uploadId);
+      throw err;
+    }
+  }
+
+  async function partInfo(uploadId: string, partNumber: number): Promise<UploadedPart | undefined> {
+    try {
+      const s = await stat(partPath(uploadId, partNumber));
+      return { partNumber, size: s.size, etag: `${s.size.toString(16)}-${Math.trunc(s.mtimeMs * 1000).toString(16)}` };
+    } catch (err) {
+      if (isMissing(err)) return undefined;
+      throw err;
+    }
+  }
+
+  const multipart: MultipartStore = {
+    async create(key, opts) {
+      assertValidKey(key);
+      const uploadId = randomUUID();
+      await mkdir(uploadDir(uploadId), { recursive: true });
+      await writeFile(join(uploadDir(uploadId), "upload.json"), JSON.stringify({ key, contentType: opts?.contentType }));
+      return uploadId;
+    },
+    minPartSize: 1,
+    async presignPart(_key, uploadId, partNumber, opts) {
+      return presignedPartUrl(requireSigner(), opts.baseUrl, uploadId, partNumber, opts.expiresAt, opts.maxSize);
+    },
+    async putPart(key, uploadId, partNumber, body, opts) {
+      const meta = await readUploadMeta(uploadId);
+      if (meta.key !== key) throw new UploadNotFoundError(uploadId);
+      await writeAtomically(partPath(uploadId, partNumber), body, opts?.maxSize, opts?.size);
+      const info = await partInfo(uploadId, partNumber);
+      if (!info) throw new UploadNotFoundError(uploadId);
+      return info;
+    },
+    async listParts(key, uploadId) {
+      const meta = await readUploadMeta(uploadId);
+      if (meta.key !== key) throw new UploadNotFoundError(uploadId);
+      const names = await readdir(uploadDir(uploadId));
+      const numbers = names.filter((n) => /^\d+\.part$/.test(n)).map((n) => Number.parseInt(n, 10)).sort((a, b) => a - b);
+      const parts = await Promise.all(numbers.map((n) => partInfo(uploadId, n)));
+      return parts.filter((p): p is UploadedPart => p !== undefined);
+    },
+    async complete(key, uploadId, parts, options) {
+      const meta = await readUploadMeta(uploadId);
+      if (meta.key !== key) throw new UploadNotFoundError(uploadId);
+      for (const part of parts) {
+        const current = await partInfo(uploadId, part.partNumber);
+        if (!current || current.etag !== part.etag) throw new Error(`part ${part.partNumber} changed or vanished before completion`);
+      }
+      const size = await writeAtomically(pathOf(key), Readable.from(concatParts(parts.map((p) => partPath(uploadId, p.partNumber)), options?.onData)));
+      await rm(uploadDir(uploadId), { recursive: true, force: true });
+      return { size, contentType: meta.contentType, observed: Boolean(options?.onData) };
+    },
+    async abort(_key, uploadId) {
+      await rm(uploadDir(uploadId), { recursive: true, force: true });
+    },
+  };
+
+  const presigned: PresignVerifier = {
+    verifyPart: (query, now) => verifyPresignedPart(requireSigner(), query, now),
+    verifyBlob: (query, now) => verifyPresignedBlob(requireSigner(), query, now),
+  };
+
+  return {
+    root,
+    presignTarget: "gateway",
+    presigned,
+    multipart,
+    async put(key, body, opts) {
+      const size = await writeAtomically(pathOf(key), body, opts?.maxSize, opts?.size);
+      return { size, contentType: opts?.contentType };
+    },
+    async get(key: string, range?: ByteRange): Promise<BlobRead> {
+      const path = pathOf(key);
+      let size: number;
+      try {
+        size = (await stat(path)).size;
+      } catch (err) {
+        if (isMissing(err)) throw new BlobNotFoundError(key);
+        throw err;
+      }
+      const served = size === 0 ? undefined : resolveRange(range, size);
+      const body = createReadStream(path, { start: served?.start, end: served?.end, highWaterMark: READ_CHUNK });
+      return { size, body, range: served };
+    },
+    async stat(key): Promise<BlobInfo | undefined> {
+      try {
+        return { size: (await stat(pathOf(key))).size };
+      } catch (err) {
+        if (isMissing(err)) return undefined;
+        throw err;
+      }
+    },
+    async delete(key) {
+      await rm(pathOf(key), { force: true });
+    },
+    async presignGet(key, opts: PresignOptions & { filename?: string; contentType?: string }) {
+      assertValidKey(key);
+      return presignedBlobUrl(requireSigner(), opts.baseUrl, key, opts.expiresAt, { filename: opts.filename, contentType: opts.contentType });
+    },
+  };
+}
+
+async function syncFile(path: string): Promise<void> {
+  const handle = await open(path, "r+");
+  try {
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function* concatParts(paths: string[], onData?: (chunk: Buffer) => void): AsyncGenerator<Buffer> {
+  for (const path of paths) {
+    for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) {
+      onData?.(chunk as Buffer);
+      yield chunk as Buffer;
+    }
+  }
+}

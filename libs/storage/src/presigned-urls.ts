@@ -1,0 +1,52 @@
+// The gateway-served presigned URLs (filesystem store parts, and blob
+// downloads for any store): how they are built and checked. The owning
+// service verifies them in its PUBLIC RPCs behind PRESIGNED_*_PATH.
+import { signedQuery, type SignatureCheck, type UrlSigner } from "./url-signer.js";
+import { decodeKeySegment, encodeKeySegment, PRESIGNED_BLOB_PATH, PRESIGNED_PART_PATH } from "./filesystem/fs-paths.js";
+
+export interface PresignedPartQuery {
+  uploadId: string;
+  partNumber: number;
+  expires: string;
+  maxSize?: string;
+  signature: string;
+}
+
+export interface PresignedBlobQuery {
+  blob: string;
+  expires: string;
+  filename?: string;
+  contentType?: string;
+  signature: string;
+}
+
+function partParams(query: { expires: string; maxSize?: string }): Record<string, string> {
+  return query.maxSize === undefined ? { expires: query.expires } : { expires: query.expires, maxSize: query.maxSize };
+}
+
+function blobParams(query: { expires: string; filename?: string; contentType?: string }): Record<string, string> {
+  const params: Record<string, string> = { expires: query.expires };
+  if (query.filename) params.filename = query.filename;
+  if (query.contentType) params.contentType = query.contentType;
+  return params;
+}
+
+/** `baseUrl` may be "" for root-relative URLs (resolved against the gateway the client called). */
+export function presignedPartUrl(signer: UrlSigner, baseUrl: string, uploadId: string, partNumber: number, expiresAt: number, maxSize?: number): string {
+  const params = partParams({ expires: String(expiresAt), maxSize: maxSize === undefined ? undefined : String(maxSize) });
+  return `${baseUrl}${PRESIGNED_PART_PATH}/${uploadId}/${partNumber}?${signedQuery(signer, "PUT", `part:${uploadId}/${partNumber}`, params)}`;
+}
+
+export function presignedBlobUrl(signer: UrlSigner, baseUrl: string, key: string, expiresAt: number, extra: { filename?: string; contentType?: string } = {}): string {
+  const params = blobParams({ expires: String(expiresAt), ...extra });
+  return `${baseUrl}${PRESIGNED_BLOB_PATH}/${encodeKeySegment(key)}?${signedQuery(signer, "GET", `blob:${key}`, params)}`;
+}
+
+export function verifyPresignedPart(signer: UrlSigner, query: PresignedPartQuery, now?: number): SignatureCheck {
+  return signer.verify("PUT", `part:${query.uploadId}/${query.partNumber}`, partParams(query), query.signature, now);
+}
+
+export function verifyPresignedBlob(signer: UrlSigner, query: PresignedBlobQuery, now?: number): { check: SignatureCheck; key: string } {
+  const key = decodeKeySegment(query.blob);
+  return { check: signer.verify("GET", `blob:${key}`, blobParams(query), query.signature, now), key };
+}
