@@ -2,11 +2,12 @@
 // team-enabled resources (users now; devices, campaigns, ... as they arrive),
 // users' `team_ids`, and the team outbox: facts other services replicate
 // (teams, memberships, users' `restricted`, the customer's team access
-// settings) are written to `team_outbox` in the same transaction as the change
-// and published by core's relay (src/teams/team-outbox.ts). Changes made by
+// settings) are written to the service's outbox (`event_outbox`, libs/events)
+// in the same transaction as the change and published by its relay. Changes made by
 // other code paths (user update/delete, customer settings) reach the outbox
 // through the triggers below, so no writer can forget to publish them.
 import type { Knex } from "knex";
+import { createOutboxTable } from "@signage/events";
 import { addTeamIdsColumn, createTeamAssignmentTable, dropTeamIdsColumn } from "@signage/runtime";
 
 export async function up(knex: Knex): Promise<void> {
@@ -23,25 +24,19 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw("ALTER TABLE team_assignment ADD CONSTRAINT team_assignment_team_fk FOREIGN KEY (team_id) REFERENCES team (id) ON DELETE CASCADE");
   await addTeamIdsColumn(knex, "app_user");
 
-  await knex.schema.createTable("team_outbox", (t) => {
-    t.bigIncrements("seq").primary();
-    t.uuid("id").notNullable().defaultTo(knex.raw("gen_random_uuid()"));
-    t.text("type").notNullable();
-    t.bigInteger("customer_id");
-    t.jsonb("data").notNullable();
-    t.timestamp("created_at", { useTz: true }).notNullable().defaultTo(knex.fn.now());
-  });
+  // The service's transactional outbox (libs/events), which the triggers below write to.
+  await createOutboxTable(knex);
 
   await knex.raw(`
     CREATE FUNCTION team_outbox_user_access() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       IF TG_OP = 'DELETE' THEN
         DELETE FROM team_assignment WHERE resource_id = OLD.id;
-        INSERT INTO team_outbox (type, customer_id, data) VALUES ('user.access.changed', OLD.customer_id,
+        INSERT INTO event_outbox (event_id, type, customer_id, data) VALUES (gen_random_uuid()::text, 'user.access.changed', OLD.customer_id,
           json_build_object('userId', OLD.id, 'customerId', OLD.customer_id, 'restricted', OLD.restricted, 'deleted', true));
         RETURN OLD;
       END IF;
-      INSERT INTO team_outbox (type, customer_id, data) VALUES ('user.access.changed', NEW.customer_id,
+      INSERT INTO event_outbox (event_id, type, customer_id, data) VALUES (gen_random_uuid()::text, 'user.access.changed', NEW.customer_id,
         json_build_object('userId', NEW.id, 'customerId', NEW.customer_id, 'restricted', NEW.restricted, 'deleted', false));
       RETURN NEW;
     END $$`);
@@ -53,7 +48,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
     CREATE FUNCTION team_outbox_settings() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-      INSERT INTO team_outbox (type, customer_id, data) VALUES ('team.settings.changed', NEW.id,
+      INSERT INTO event_outbox (event_id, type, customer_id, data) VALUES (gen_random_uuid()::text, 'team.settings.changed', NEW.id,
         json_build_object('customerId', NEW.id, 'settings', json_build_object(
           'userFullAccessIfNotInTeam', NEW.user_full_access_if_not_in_team,
           'accessResourcesWithoutTeam', NEW.access_resources_without_team,
@@ -76,7 +71,6 @@ export async function down(knex: Knex): Promise<void> {
   for (const t of ["insert", "update", "delete"]) await knex.raw(`DROP TRIGGER IF EXISTS app_user_team_access_${t} ON app_user`);
   await knex.raw("DROP FUNCTION IF EXISTS team_outbox_settings()");
   await knex.raw("DROP FUNCTION IF EXISTS team_outbox_user_access()");
-  await knex.schema.dropTableIfExists("team_outbox");
   await dropTeamIdsColumn(knex, "app_user");
   await knex.schema.dropTableIfExists("team_assignment");
   await knex.schema.dropTableIfExists("team");

@@ -45,7 +45,7 @@ export const coreModule: ServiceModule = {
     };
     const adminEmail = ctx.env.ADMIN_EMAIL || "admin@example.com";
     const adminPassword = ctx.env.ADMIN_PASSWORD || "admin-change-me";
-    const teams = coreTeams({ knex: ctx.knex, bus: ctx.bus, newId: ctx.newId, peers: ctx.peers, logger: ctx.logger });
+    const teams = coreTeams({ knex: ctx.knex, outbox: ctx.outbox, newId: ctx.newId, peers: ctx.peers, logger: ctx.logger });
     const tags = tagsArea(deps, (auth) => teams.accessOfAuth(auth));
     return {
       register(router: ConnectRouter) {
@@ -62,11 +62,9 @@ export const coreModule: ServiceModule = {
         const { created } = await bootstrapAdmin(ctx.knex, ctx.newId, adminEmail, adminPassword);
         if (created) ctx.logger.info({ email: adminEmail }, "bootstrap super admin created");
         await tags.start();
-        teams.start();
       },
       async stop() {
         await tags.stop();
-        await teams.stop();
       },
     };
   },

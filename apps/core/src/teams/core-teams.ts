@@ -1,10 +1,11 @@
 // Core's team pieces wired together: TeamService (REST), core's own
 // TeamAssignmentService (users; more core types as they arrive), the caller's
-// team access (for core lists), user memberships, and the outbox relay.
+// team access (for core lists) and user memberships. Team facts leave through
+// the module's outbox.
 import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import type { AuthContext, ResourceTeamAssignment, TeamAccess } from "@signage/auth";
-import type { EventBus } from "@signage/events";
+import type { Outbox } from "@signage/events";
 import type { IdGenerator } from "@signage/db";
 import { TeamService } from "@signage/contracts/signage/core/v1/team_pb";
 import { TeamAssignmentService } from "@signage/contracts/signage/teams/v1/team_assignments_pb";
@@ -24,7 +25,7 @@ import {
 } from "@signage/runtime";
 import type { CoreLogger } from "../deps.js";
 import { coreTeamFacts } from "./core-team-facts.js";
-import { startOutboxRelay, type OutboxRelay } from "./team-outbox.js";
+import { teamFactWriter } from "./team-outbox.js";
 import { teamService } from "./team-service.js";
 import { publishMembershipsOf, USER_TEAM_TABLE } from "./user-teams.js";
 
@@ -40,15 +41,11 @@ export interface CoreTeams {
   parseCreateTeams(ctx: HandlerContext, customerId: number, teamIds: string | undefined): Promise<ResourceTeamAssignment[]>;
   /** In the create transaction, after the user row is inserted. */
   assignCreatedUser(trx: Knex.Transaction, userId: string, customerId: number, teams: ResourceTeamAssignment[]): Promise<void>;
-  /** After a write that touched the outbox committed. */
-  published(): void;
-  start(): void;
-  stop(): Promise<void>;
 }
 
-export function coreTeams(input: { knex: Knex; bus: EventBus; newId: IdGenerator; peers: Peers; logger: CoreLogger }): CoreTeams {
+export function coreTeams(input: { knex: Knex; outbox: Outbox; newId: IdGenerator; peers: Peers; logger: CoreLogger }): CoreTeams {
   const { knex } = input;
-  let relay: OutboxRelay | undefined;
+  const writeFact = teamFactWriter(input.outbox);
   const tables = teamResourceTables([USER_TEAM_TABLE]);
   const facts = coreTeamFacts(knex);
   const access = createTeamAccessResolver(facts);
@@ -58,14 +55,13 @@ export function coreTeams(input: { knex: Knex; bus: EventBus; newId: IdGenerator
     tables,
     teams: directory,
     access,
-    onWritten: (trx, table, ids) => (table.resourceType === "user" ? publishMembershipsOf(trx, ids) : Promise.resolve()),
-    afterCommit: () => relay?.kick(),
+    onWritten: (trx, table, ids) => (table.resourceType === "user" ? publishMembershipsOf(writeFact, trx, ids) : Promise.resolve()),
   };
   const local = teamAssignmentService(assignmentDeps);
 
   return {
     register(router) {
-      router.service(TeamService, teamService({ knex, newId: input.newId, peers: input.peers, logger: input.logger, tables, local, relay: () => relay }));
+      router.service(TeamService, teamService({ knex, newId: input.newId, peers: input.peers, logger: input.logger, tables, local, writeFact }));
       router.service(TeamAssignmentService, local);
     },
     access,
@@ -79,15 +75,7 @@ export function coreTeams(input: { knex: Knex; bus: EventBus; newId: IdGenerator
     async assignCreatedUser(trx, userId, customerId, teams) {
       if (teams.length === 0) return;
       await assignOnCreate(trx, USER_TEAM_TABLE, { resourceId: userId, customerId, teams });
-      await publishMembershipsOf(trx, [userId]);
-    },
-    published: () => relay?.kick(),
-    start() {
-      relay ??= startOutboxRelay(knex, input.bus, input.logger);
-    },
-    async stop() {
-      await relay?.stop();
-      relay = undefined;
+      await publishMembershipsOf(writeFact, trx, [userId]);
     },
   };
 }

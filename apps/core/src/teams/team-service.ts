@@ -10,7 +10,7 @@ import { listRpc, removeTeamEverywhere, TeamEvent, type Peers, type ServiceName,
 import type { IdGenerator } from "@signage/db";
 import type { CoreLogger } from "../deps.js";
 import { teamResource } from "./team-resource.js";
-import { writeOutbox, type OutboxRelay } from "./team-outbox.js";
+import type { TeamFactWriter } from "./team-outbox.js";
 import { assignmentOwner } from "./team-assignment-owners.js";
 import { countField, OWNER_OF, requireTeamEnabled, TEAM_ENABLED, teamResourceType } from "./resource-types.js";
 import { publishMembershipsOf } from "./user-teams.js";
@@ -23,7 +23,8 @@ export interface TeamServiceDeps {
   tables: TeamResourceTables;
   /** Core's own TeamAssignmentService (users and core resources). */
   local: ServiceImpl<typeof TeamAssignmentService>;
-  relay: () => OutboxRelay | undefined;
+  /** Team facts into the outbox, in the caller's transaction. */
+  writeFact: TeamFactWriter;
 }
 
 interface TeamRow {
@@ -116,9 +117,8 @@ export function teamService(deps: TeamServiceDeps): ServiceImpl<typeof TeamServi
       const id = deps.newId();
       await knex.transaction(async (trx) => {
         await trx("team").insert({ id, customer_id: customerId, name, comment: req.team?.comment ?? null });
-        await writeOutbox(trx, TeamEvent.created, customerId, { id, customerId, name });
+        await deps.writeFact(trx, TeamEvent.created, customerId, { id, customerId, name });
       });
-      deps.relay()?.kick();
       return { team: toTeam(await loadTeam(auth, id)) };
     },
 
@@ -132,9 +132,8 @@ export function teamService(deps: TeamServiceDeps): ServiceImpl<typeof TeamServi
       if (Object.keys(columns).length > 0) {
         await knex.transaction(async (trx) => {
           await trx("team").where({ id: team.id }).update(columns);
-          await writeOutbox(trx, TeamEvent.updated, Number(team.customer_id), { id: team.id, customerId: Number(team.customer_id), name: name ?? team.name });
+          await deps.writeFact(trx, TeamEvent.updated, Number(team.customer_id), { id: team.id, customerId: Number(team.customer_id), name: name ?? team.name });
         });
-        deps.relay()?.kick();
       }
       return { team: toTeam(await loadTeam(auth, team.id)) };
     },
@@ -148,10 +147,9 @@ export function teamService(deps: TeamServiceDeps): ServiceImpl<typeof TeamServi
         // Core's own resources now; every other service on `team.deleted`.
         await removeTeamEverywhere(trx, deps.tables.values(), team.id);
         await trx("team").where({ id: team.id }).delete();
-        await publishMembershipsOf(trx, members);
-        await writeOutbox(trx, TeamEvent.deleted, customerId, { id: team.id, customerId, name: team.name });
+        await publishMembershipsOf(deps.writeFact, trx, members);
+        await deps.writeFact(trx, TeamEvent.deleted, customerId, { id: team.id, customerId, name: team.name });
       });
-      deps.relay()?.kick();
       return {};
     },
 

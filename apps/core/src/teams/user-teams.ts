@@ -3,11 +3,11 @@
 // (`user.teams.changed`) through the outbox, in the same transaction.
 import type { Knex } from "knex";
 import { TeamEvent, type TeamResourceTable, type UserTeamsChangedData } from "@signage/runtime";
-import { writeOutbox } from "./team-outbox.js";
+import type { TeamFactWriter } from "./team-outbox.js";
 
 export const USER_TEAM_TABLE: TeamResourceTable = { resourceType: "user", table: "app_user" };
 
-export async function publishMembershipsOf(trx: Knex.Transaction, userIds: readonly string[]): Promise<void> {
+export async function publishMembershipsOf(writeFact: TeamFactWriter, trx: Knex.Transaction, userIds: readonly string[]): Promise<void> {
   if (userIds.length === 0) return;
   const users = await trx("app_user").whereIn("id", [...userIds]).select("id", "customer_id");
   const rows = await trx("team_assignment").whereIn("resource_id", [...userIds]).where({ resource_type: "user" }).select("resource_id", "team_id", "read_only");
@@ -17,6 +17,6 @@ export async function publishMembershipsOf(trx: Knex.Transaction, userIds: reado
       customerId: Number(user.customer_id),
       teams: rows.filter((r: { resource_id: string }) => r.resource_id === user.id).map((r: { team_id: string; read_only: boolean }) => ({ teamId: r.team_id, readOnly: r.read_only })),
     };
-    await writeOutbox(trx, TeamEvent.userTeamsChanged, data.customerId, data);
+    await writeFact(trx, TeamEvent.userTeamsChanged, data.customerId, data);
   }
 }

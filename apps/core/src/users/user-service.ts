@@ -78,7 +78,6 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
           });
           await teams?.assignCreatedUser(trx, id, customerId, userTeams);
         });
-        teams?.published();
       } catch (e) {
         if (isUniqueViolation(e)) throw serviceError(Code.AlreadyExists, "user.error.emailTaken", `A user with email '${email}' already exists`, { email });
         throw e;

@@ -17,7 +17,7 @@ export interface OutboxOptions {
   bus: EventBus;
   logger?: Logger;
   table?: string;
-  /** Fallback poll for rows left by a crash or a failed publish. Default 1000 ms. */
+  /** Poll for rows written without enqueue (database triggers), left by a crash or a failed publish. Default 250 ms. */
   pollIntervalMs?: number;
   /** Rows published per relay transaction. Default 100. */
   batchSize?: number;
@@ -48,7 +48,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const logger = options.logger ?? noopLogger;
   const table = options.table ?? DEFAULT_OUTBOX_TABLE;
   const batchSize = options.batchSize ?? 100;
-  const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  const pollIntervalMs = options.pollIntervalMs ?? 250;
   let running = false;
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<number> | undefined;
