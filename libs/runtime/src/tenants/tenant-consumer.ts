@@ -4,7 +4,7 @@
 // customer's rows).
 import type { Knex } from "knex";
 import { withInbox, type EventBus, type Subscription } from "@signage/events";
-import { addTenantAccessColumns, markTenantDeleted, upsertTenant, type TenantFacts } from "./tenant-replica.js";
+import { markTenantDeleted, upsertTenant, type TenantFacts } from "./tenant-replica.js";
 
 export interface TenantHooks {
   onCreated?(trx: Knex.Transaction, facts: TenantFacts): Promise<void>;
@@ -13,7 +13,6 @@ export interface TenantHooks {
 }
 
 export async function subscribeTenantReplica(bus: EventBus, knex: Knex, service: string, hooks: TenantHooks = {}): Promise<Subscription> {
-  await addTenantAccessColumns(knex);
   const consumer = `${service}.tenants`;
   return bus.subscribe<TenantFacts>({
     consumer,

@@ -2,7 +2,7 @@
 // the `tenant` table and the event inbox, in the service's own schema.
 import type { Knex } from "knex";
 import { createInboxTable, dropInboxTable } from "@signage/events";
-import { createTenantReplicaTable } from "./tenant-replica.js";
+import { addTenantAccessColumns, createTenantReplicaTable } from "./tenant-replica.js";
 
 export const tenantReplicaMigration = {
   async up(knex: Knex): Promise<void> {
@@ -12,5 +12,15 @@ export const tenantReplicaMigration = {
   async down(knex: Knex): Promise<void> {
     await dropInboxTable(knex);
     await knex.schema.dropTableIfExists("tenant");
+  },
+};
+
+/** Adds the access columns (expiration, tombstone, storage quota) to a replica created before they existed. */
+export const tenantAccessMigration = {
+  async up(knex: Knex): Promise<void> {
+    await addTenantAccessColumns(knex);
+  },
+  async down(knex: Knex): Promise<void> {
+    await knex.raw("ALTER TABLE tenant DROP COLUMN IF EXISTS expiration_date, DROP COLUMN IF EXISTS deleted, DROP COLUMN IF EXISTS storage_size");
   },
 };

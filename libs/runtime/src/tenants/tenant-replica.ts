@@ -30,8 +30,8 @@ export async function createTenantReplicaTable(knex: Knex): Promise<void> {
 }
 
 /**
- * The access columns (expiration, deletion tombstone). Idempotent: every service's replica
- * table was created by its first migration, so the consumer adds them at start-up too.
+ * The access columns (expiration, deletion tombstone, storage quota). Idempotent: part of
+ * a new replica table, and added to older ones by `tenantAccessMigration`.
  */
 export async function addTenantAccessColumns(knex: Knex): Promise<void> {
   await knex.raw(`ALTER TABLE tenant
