@@ -33,6 +33,10 @@ export const customerResource = defineResource({
     freeLicenses: { type: "number", sqlType: "bigint" },
     browserSessionLicenses: { type: "number", sqlType: "bigint" },
     deviceSessionLimit: { type: "number", sqlType: "bigint" },
+    // "activeLicenses, totalLicenses | computed: device count; sum of approved license order amounts":
+    // devices and license orders live in services not built yet, so both are 0 (as customer-mapper.ts answers).
+    activeLicenses: { type: "number", sqlType: "bigint", computed: { sql: "0", columns: [] } },
+    totalLicenses: { type: "number", sqlType: "bigint", computed: { sql: "0", columns: [] } },
     storageSize: { type: "number", sqlType: "bigint" },
     ownerSubresellerId: { type: "number", sqlType: "bigint", index: "btree" },
     ownerSubresellerName: { type: "string", computed: { sql: "(SELECT o.name FROM customer o WHERE o.id = ??)", columns: ["owner_subreseller_id"] } },

@@ -46,3 +46,13 @@ export function checkCreatePassword(fields: UserFields): void {
   }
   checkPasswordRule(fields.password);
 }
+
+/** "authProvider: LOCAL, LDAP, plus two single-sign-on provider values; immutable": an update may repeat it, never change it. */
+export function checkAuthProviderUnchanged(fields: UserFields, current: string): void {
+  const requested = fields.authProvider;
+  if (requested === undefined || requested === AuthProvider.UNSPECIFIED || AuthProvider[requested] === current) return;
+  throw serviceError(Code.InvalidArgument, "user.error.authProviderImmutable", "authProvider is immutable", {
+    authProvider: current,
+    requested: AuthProvider[requested],
+  });
+}

@@ -5,7 +5,7 @@ import type { UserService, UserFields } from "@signage/contracts/signage/core/v1
 import type { CoreDeps } from "../deps.js";
 import { findUserByEmail, findUserById, userView } from "./user-repository.js";
 import { userToMessage } from "./user-mapper.js";
-import { checkAdminOnlyUserFields, checkAssignableRole, checkCreatePassword, normalizeEmail } from "./user-rules.js";
+import { checkAdminOnlyUserFields, checkAssignableRole, checkAuthProviderUnchanged, checkCreatePassword, normalizeEmail } from "./user-rules.js";
 import { authProviderName, userColumns } from "./user-columns.js";
 import { checkPasswordRule, hashPassword, passwordMatches } from "./passwords.js";
 import { checkProfilePicture } from "./profile-picture.js";
@@ -94,6 +94,7 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
       checkManageable(auth, target);
       checkAssignableRole(auth.caller, fields.role, false);
       checkAdminOnlyUserFields(auth.caller, fields);
+      checkAuthProviderUnchanged(fields, target.auth_provider);
       if (fields.role !== undefined && target.id === auth.caller.userId && roleName(fields.role) !== target.role) {
         throw serviceError(Code.InvalidArgument, "user.error.ownRole", "A user cannot change its own role");
       }
