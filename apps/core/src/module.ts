@@ -46,7 +46,7 @@ export const coreModule: ServiceModule = {
     const adminEmail = ctx.env.ADMIN_EMAIL || "admin@example.com";
     const adminPassword = ctx.env.ADMIN_PASSWORD || "admin-change-me";
     const teams = coreTeams({ knex: ctx.knex, outbox: ctx.outbox, newId: ctx.newId, peers: ctx.peers, logger: ctx.logger });
-    const tags = tagsArea(deps, (auth) => teams.accessOfAuth(auth));
+    const tags = tagsArea(deps, teams.quickFilters, (auth) => teams.accessOfAuth(auth));
     return {
       register(router: ConnectRouter) {
         router.service(CustomerService, customerService(deps));

@@ -15,6 +15,7 @@ export const quickFilterResource = defineResource({
   idColumn: "id",
   tenantColumn: "customer_id",
   defaultSort: ["name,asc"],
+  teams: { table: "team_assignment", teamIdType: "uuid" },
   fields: {
     id: { type: "id", sqlType: "uuid" },
     name: { type: "string" },

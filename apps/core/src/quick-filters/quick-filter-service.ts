@@ -13,10 +13,13 @@ import { checkCriteria, criteriaToFilter } from "./criteria.js";
 import { quickFilterToMessage } from "./quick-filter-mapper.js";
 import { findQuickFilter, usagesOf } from "./quick-filter-repository.js";
 import { quickFilterResource } from "./quick-filter-resource.js";
+import type { ResourceTeams } from "../teams/resource-teams.js";
 
 export interface QuickFilterServiceDeps {
   knex: Knex;
   newId: IdGenerator;
+  /** Quick filters are team-assignable: visibility, `teamIds` on create, read-only refusal. */
+  teams: ResourceTeams;
 }
 
 const notFound = (id: string) => serviceError(Code.NotFound, "quickFilter.error.notFound", `Quick filter '${id}' not found`, { quickFilterId: id });
@@ -48,7 +51,7 @@ export function quickFilterService(deps: QuickFilterServiceDeps): ServiceImpl<ty
 
   return {
     async listQuickFilters(req, ctx) {
-      return listRpc(ctx, { knex, resource: quickFilterResource, message: QuickFilterSchema, query: req.query, scope: requireAuth(ctx).scope });
+      return listRpc(ctx, { knex, resource: quickFilterResource, message: QuickFilterSchema, query: req.query, scope: requireAuth(ctx).scope, teams: await deps.teams.access(ctx) });
     },
 
     async getQuickFilter(req, ctx) {
@@ -64,20 +67,21 @@ export function quickFilterService(deps: QuickFilterServiceDeps): ServiceImpl<ty
         throw serviceError(Code.InvalidArgument, "quickFilter.error.entityTypeRequired", "filteredEntityType is required: FILE, CONTENT or DEVICE", { field: "filteredEntityType" });
       }
       const criteria = checkCriteria(entityType, fields?.criteria);
-      if (req.teamIds?.trim()) {
-        // Team assignments of quick filters come with the team assignment store (core access model).
-        throw serviceError(Code.Unimplemented, "error.notImplemented", "teamIds on quick filter create is not implemented yet", { teamIds: req.teamIds });
-      }
+      const customerId = targetCustomer(auth);
+      const teams = await deps.teams.parseCreate(ctx, customerId, req.teamIds);
       const id = newId();
       try {
-        await knex("quick_filter").insert({
+        await knex.transaction(async (trx) => {
+          await trx("quick_filter").insert({
           id,
-          customer_id: targetCustomer(auth),
+          customer_id: customerId,
           name,
           filtered_entity_type: entityType,
           criteria: JSON.stringify(criteria),
           listed: fields?.listed ?? false,
           custom: fields?.custom ?? false,
+          });
+          await deps.teams.assignCreated(trx, id, customerId, teams);
         });
       } catch (e) {
         if (isUniqueViolation(e)) throw nameTaken(name);
@@ -92,6 +96,7 @@ export function quickFilterService(deps: QuickFilterServiceDeps): ServiceImpl<ty
       await knex.transaction(async (trx) => {
         const row = await findQuickFilter(trx, auth.scope, req.quickFilterId, true);
         if (!row) throw notFound(req.quickFilterId);
+        await deps.teams.assertWritable(ctx, trx, row.id);
         // "readOnly: computed: true when used by channels or sub-channels": what they play must not change under them.
         if (row.read_only) {
           throw serviceError(Code.FailedPrecondition, "quickFilter.error.readOnly", "The quick filter is used by channels or sub-channels and is read-only", { quickFilterId: row.id });
@@ -124,6 +129,7 @@ export function quickFilterService(deps: QuickFilterServiceDeps): ServiceImpl<ty
       await knex.transaction(async (trx) => {
         const row = await findQuickFilter(trx, auth.scope, req.quickFilterId, true);
         if (!row) throw notFound(req.quickFilterId);
+        await deps.teams.assertWritable(ctx, trx, row.id);
         const usages = await usagesOf(trx, row.id);
         if (usages.length > 0) {
           throw serviceError(Code.FailedPrecondition, "quickFilter.error.inUse", "The quick filter is in use and cannot be deleted", {
@@ -132,6 +138,7 @@ export function quickFilterService(deps: QuickFilterServiceDeps): ServiceImpl<ty
           });
         }
         await trx("quick_filter_usage").where({ quick_filter_id: row.id }).delete();
+        await deps.teams.removeAll(trx, [row.id]);
         await trx("quick_filter").where({ id: row.id }).delete();
       });
       return {};

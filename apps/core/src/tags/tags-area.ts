@@ -10,6 +10,7 @@ import { subscribeTagIndex } from "./tag-index-consumer.js";
 import { FULL_TAG_VISIBILITY, type TagVisibilityResolver } from "./tag-visibility.js";
 import { quickFilterService } from "../quick-filters/quick-filter-service.js";
 import { subscribeQuickFilterUsage } from "../quick-filters/usage-consumer.js";
+import type { ResourceTeams } from "../teams/resource-teams.js";
 
 /**
  * TEAM VISIBILITY HOOK: until core's team access resolver (libs/auth
@@ -18,12 +19,12 @@ import { subscribeQuickFilterUsage } from "../quick-filters/usage-consumer.js";
  */
 export const resolveTagVisibilityUnrestricted: TagVisibilityResolver = async () => FULL_TAG_VISIBILITY;
 
-export function tagsArea(deps: CoreDeps, visibility: TagVisibilityResolver = resolveTagVisibilityUnrestricted) {
+export function tagsArea(deps: CoreDeps, quickFilterTeams: ResourceTeams, visibility: TagVisibilityResolver = resolveTagVisibilityUnrestricted) {
   const subscriptions: Subscription[] = [];
   return {
     register(router: ConnectRouter) {
       router.service(TagService, tagService({ knex: deps.knex, visibility }));
-      router.service(QuickFilterService, quickFilterService({ knex: deps.knex, newId: deps.newId }));
+      router.service(QuickFilterService, quickFilterService({ knex: deps.knex, newId: deps.newId, teams: quickFilterTeams }));
     },
     async start() {
       subscriptions.push(await subscribeTagIndex(deps.bus, deps.knex, deps.logger));

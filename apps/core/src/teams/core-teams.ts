@@ -22,12 +22,16 @@ import {
   type Peers,
   type TeamAccessResolver,
   type TeamAssignmentDeps,
+  type TeamResourceTable,
 } from "@signage/runtime";
 import type { CoreLogger } from "../deps.js";
 import { coreTeamFacts } from "./core-team-facts.js";
 import { teamFactWriter } from "./team-outbox.js";
+import { resourceTeams, type ResourceTeams } from "./resource-teams.js";
 import { teamService } from "./team-service.js";
 import { publishMembershipsOf, USER_TEAM_TABLE } from "./user-teams.js";
+
+const QUICK_FILTER_TEAM_TABLE: TeamResourceTable = { resourceType: "quickFilter", table: "quick_filter" };
 
 export interface CoreTeams {
   register(router: ConnectRouter): void;
@@ -39,6 +43,8 @@ export interface CoreTeams {
   updateUserTeams(ctx: HandlerContext, userId: string, update: TeamAssignmentUpdate | undefined): Promise<object>;
   /** `teamIds` of `POST /api/user/`: parsed and checked before the insert. */
   parseCreateTeams(ctx: HandlerContext, customerId: number, teamIds: string | undefined): Promise<ResourceTeamAssignment[]>;
+  /** Quick filters (document 2 "Quick filter" is team-assignable). */
+  quickFilters: ResourceTeams;
   /** In the create transaction, after the user row is inserted. */
   assignCreatedUser(trx: Knex.Transaction, userId: string, customerId: number, teams: ResourceTeamAssignment[]): Promise<void>;
 }
@@ -46,7 +52,7 @@ export interface CoreTeams {
 export function coreTeams(input: { knex: Knex; outbox: Outbox; newId: IdGenerator; peers: Peers; logger: CoreLogger }): CoreTeams {
   const { knex } = input;
   const writeFact = teamFactWriter(input.outbox);
-  const tables = teamResourceTables([USER_TEAM_TABLE]);
+  const tables = teamResourceTables([USER_TEAM_TABLE, QUICK_FILTER_TEAM_TABLE]);
   const facts = coreTeamFacts(knex);
   const access = createTeamAccessResolver(facts);
   const directory = localTeamDirectory(knex);
@@ -66,6 +72,7 @@ export function coreTeams(input: { knex: Knex; outbox: Outbox; newId: IdGenerato
     },
     access,
     accessOfAuth: (auth) => teamAccessForCaller(facts, auth.caller),
+    quickFilters: resourceTeams(QUICK_FILTER_TEAM_TABLE, access, directory),
     updateUserTeams: (ctx, userId, update) => updateResourceTeams(ctx, assignmentDeps, "user", userId, update),
     async parseCreateTeams(ctx, customerId, teamIds) {
       const teams = parseTeamIdsParam(teamIds);

@@ -23,7 +23,7 @@ export const OWNER_OF: Record<TeamResourceType, ServiceName> = {
 };
 
 /** Types whose owning service implements TeamAssignmentService today. */
-export const TEAM_ENABLED: ReadonlySet<TeamResourceType> = new Set<TeamResourceType>(["user", "file", "fileFolder"]);
+export const TEAM_ENABLED: ReadonlySet<TeamResourceType> = new Set<TeamResourceType>(["user", "quickFilter", "file", "fileFolder"]);
 
 /** `fileFolder`, `FileFolder` (from update{ResourceType}Assignments) -> `fileFolder`; unknown -> 400. */
 export function teamResourceType(raw: string): TeamResourceType {
