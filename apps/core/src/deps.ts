@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import type { EventBus } from "@signage/events";
+import type { EventBus, Outbox } from "@signage/events";
 import type { IdGenerator } from "@signage/db";
 import type { TokenIssuer } from "@signage/auth";
 
@@ -13,6 +13,8 @@ export interface CoreLogger {
 export interface CoreDeps {
   knex: Knex;
   bus: EventBus;
+  /** Events written in the transaction of the change they announce. */
+  outbox: Outbox;
   newId: IdGenerator;
   issuer: TokenIssuer;
   logger: CoreLogger;

@@ -38,6 +38,7 @@ export const coreModule: ServiceModule = {
     const deps: CoreDeps = {
       knex: ctx.knex,
       bus: ctx.bus,
+      outbox: ctx.outbox,
       newId: ctx.newId,
       logger: ctx.logger,
       issuer: createTokenIssuer({ signingKeys: ctx.signingKeys, accessTtlSeconds: ACCESS_TTL_SECONDS }),

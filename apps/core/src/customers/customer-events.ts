@@ -1,6 +1,7 @@
 // Facts about customers other services replicate (tenant directory) or act on
 // (media creates the root file folder; every service deletes a deleted tenant's data).
-import type { EventBus } from "@signage/events";
+import type { Knex } from "knex";
+import type { Outbox } from "@signage/events";
 
 export const CustomerEvent = {
   created: "customer.created",
@@ -18,6 +19,7 @@ export interface CustomerEventData {
   expirationDate: number | null;
 }
 
-export function publishCustomerEvent(bus: EventBus, type: string, data: CustomerEventData) {
-  return bus.publish({ type, customerId: data.id, data });
+/** In the transaction of the change: the event is published once it commits, never if it rolls back. */
+export function enqueueCustomerEvent(outbox: Outbox, trx: Knex.Transaction, type: string, data: CustomerEventData) {
+  return outbox.enqueue(trx, { type, customerId: data.id, data });
 }

@@ -2,6 +2,7 @@
 import { Code, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import { requireAuth, scopeIncludes, serviceError, singleTenant, type AuthContext } from "@signage/auth";
 import type { CustomerService } from "@signage/contracts/signage/core/v1/customer_pb";
+import type { Knex } from "knex";
 import type { CoreDeps } from "../deps.js";
 import { customerToMessage } from "./customer-mapper.js";
 import { customerColumns } from "./customer-columns.js";
@@ -24,7 +25,7 @@ import {
   type CustomerView,
 } from "./customer-repository.js";
 import { createCustomerRoots } from "../folders/customer-roots.js";
-import { CustomerEvent, publishCustomerEvent, type CustomerEventData } from "./customer-events.js";
+import { CustomerEvent, enqueueCustomerEvent, type CustomerEventData } from "./customer-events.js";
 import { listCustomers } from "./customer-list.js";
 import { brandingOf } from "./customer-branding.js";
 
@@ -42,7 +43,7 @@ const eventData = (c: CustomerView): CustomerEventData => ({
 });
 
 export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof CustomerService>> {
-  const { knex, bus, newId } = deps;
+  const { knex, outbox, newId } = deps;
 
   async function load(auth: AuthContext, id: number): Promise<CustomerView> {
     const row = await findCustomer(knex, auth.scope, id);
@@ -50,15 +51,22 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
     return row;
   }
 
-  async function publish(type: string, row: CustomerView) {
-    await publishCustomerEvent(bus, type, eventData(row));
+  /** The event goes out through the outbox, in the transaction of the change it announces. */
+  async function announce(trx: Knex.Transaction, type: string, row: CustomerView) {
+    await enqueueCustomerEvent(outbox, trx, type, eventData(row));
   }
 
-  /** After a change: reload in scope, tell the other services, answer with the customer. */
+  /** A change and its `customer.updated` event, committed together. */
+  async function writeAndAnnounce(id: number, write: (trx: Knex.Transaction) => Promise<unknown>) {
+    await knex.transaction(async (trx) => {
+      await write(trx);
+      await announce(trx, CustomerEvent.updated, (await findCustomer(trx, { kind: "global" }, id))!);
+    });
+  }
+
+  /** After a change: the customer as the caller sees it. */
   async function changed(auth: AuthContext, id: number) {
-    const updated = await load(auth, id);
-    await publish(CustomerEvent.updated, updated);
-    return { customer: customerToMessage(updated) };
+    return { customer: customerToMessage(await load(auth, id)) };
   }
 
   /** ADMIN, or a network owner acting on one of its members (not on itself). */
@@ -103,14 +111,13 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
             subreseller_since: fields.createAsSubreseller ? new Date() : null,
           });
           await createCustomerRoots(trx, newCustomerId, newId);
+          await announce(trx, CustomerEvent.created, (await findCustomer(trx, { kind: "global" }, newCustomerId))!);
           return newCustomerId;
         })
         .catch((e) => {
           throw isUniqueViolation(e) ? nameTaken(name) : e;
         });
-      const row = (await findCustomer(knex, { kind: "global" }, id))!;
-      await publish(CustomerEvent.created, row);
-      return { customer: customerToMessage(row) };
+      return { customer: customerToMessage((await findCustomer(knex, { kind: "global" }, id))!) };
     },
 
     async updateCustomer(req, ctx) {
@@ -124,8 +131,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
       checkNotSubresellerRequestByNonAdmin(auth.caller, fields);
       if (!isAdmin(auth.caller) && row.owner_subreseller_id === auth.caller.customerId) checkNetworkOwnerTier(fields, false);
       const name = validateName(fields.name, false);
-      await knex
-        .transaction((trx) => updateCustomerColumns(trx, id, customerColumns(fields, name)))
+      await writeAndAnnounce(id, (trx) => updateCustomerColumns(trx, id, customerColumns(fields, name)))
         .catch((e) => {
           throw isUniqueViolation(e) ? nameTaken(name ?? "") : e;
         });
@@ -146,8 +152,10 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
       // this one statement by ON DELETE CASCADE; from now on core's directory refuses the
       // customer's tokens. Other services delete theirs (and refuse its tokens) on
       // `customer.deleted`.
-      await knex.transaction((trx) => trx("customer").where({ id }).delete());
-      await publish(CustomerEvent.deleted, row);
+      await knex.transaction(async (trx) => {
+        await trx("customer").where({ id }).delete();
+        await announce(trx, CustomerEvent.deleted, row);
+      });
       return {};
     },
 
@@ -165,7 +173,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
       put("content_creation_in_root_for_team_users", s?.isContentAndGroupCreationEnabledInRootForTeamUsers);
       put("file_creation_in_root_for_team_users", s?.isFileAndFolderCreationEnabledInRootForTeamUsers);
       await load(auth, id);
-      await knex.transaction((trx) => updateCustomerColumns(trx, id, columns));
+      await writeAndAnnounce(id, (trx) => updateCustomerColumns(trx, id, columns));
       const { customer } = await changed(auth, id);
       return { settings: customer.teamAccessSettings };
     },
@@ -189,7 +197,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
       if (row.owner_subreseller_id !== null) {
         throw serviceError(Code.FailedPrecondition, "customer.error.ownedCustomerCannotOwn", `Customer ${id} belongs to a network owner; move it out first`, { id });
       }
-      if (!row.subreseller_since) await knex("customer").where({ id }).update({ subreseller_since: new Date() });
+      if (!row.subreseller_since) await writeAndAnnounce(id, (trx) => trx("customer").where({ id }).update({ subreseller_since: new Date() }));
       return changed(auth, id);
     },
 
@@ -202,7 +210,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
       if (owned > 0) {
         throw serviceError(Code.FailedPrecondition, "customer.error.subresellerHasCustomers", `Customer ${id} still owns ${owned} customer(s)`, { id, owned });
       }
-      await knex("customer").where({ id }).update({ subreseller_since: null });
+      await writeAndAnnounce(id, (trx) => trx("customer").where({ id }).update({ subreseller_since: null }));
       return changed(auth, id);
     },
 
@@ -223,7 +231,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
           throw serviceError(Code.FailedPrecondition, "customer.error.subresellerCannotBeOwned", `Customer ${id} is a network owner and cannot be owned`, { id });
         }
       }
-      await knex("customer").where({ id }).update({ owner_subreseller_id: ownerId });
+      await writeAndAnnounce(id, (trx) => trx("customer").where({ id }).update({ owner_subreseller_id: ownerId }));
       return changed(auth, id);
     },
 
