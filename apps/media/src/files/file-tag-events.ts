@@ -25,6 +25,13 @@ export function publishFileTagsAfterCommit(trx: Knex.Transaction, deps: { bus: E
   }, (e) => deps.logger.warn({ err: e }, "tags.changed publish failed"));
 }
 
+/** New files (uploads): their tag sets and team ids as written in `trx`, announced once it commits. */
+export async function announceNewFileTags(trx: Knex.Transaction, deps: { bus: EventBus; logger: Logger }, fileIds: readonly string[]): Promise<void> {
+  if (fileIds.length === 0) return;
+  const rows: TaggedFileRow[] = await trx("file").whereIn("id", [...fileIds]).select(TAGGED_FILE_COLUMNS);
+  publishFileTagsAfterCommit(trx, deps, rows.filter((r) => r.tags.length > 0));
+}
+
 export async function publishFilesUntagged(bus: EventBus, customerId: number, fileIds: string[]): Promise<void> {
   for (const resourceId of fileIds) await publishTaggedResourceDeleted(bus, { customerId, tagType: "FILE", resourceId });
 }

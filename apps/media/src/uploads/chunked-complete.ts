@@ -19,6 +19,7 @@ import { assertFits, storageQuota } from "./quota.js";
 import { partsOf, requireOpen } from "./chunked-parts.js";
 import { deleteSession, findSession, setSessionState, type SessionRow } from "./session-repository.js";
 import { badUpload, payloadTooLarge, sessionNotFound } from "./upload-errors.js";
+import { announceNewFileTags } from "../files/file-tag-events.js";
 import type { UploadDeps } from "./upload-deps.js";
 
 async function claim(deps: UploadDeps, ctx: HandlerContext, uploadId: string): Promise<SessionRow> {
@@ -99,6 +100,7 @@ export async function completeUpload(uploadId: string, ctx: HandlerContext, deps
         storageKey: session.storage_key,
       }, newId);
       await teams.assignOnCreate(trx, "file", session.file_id, customerId, parseTeamIds(session.team_ids ?? undefined));
+      await announceNewFileTags(trx, deps.files, [session.file_id]);
       await deleteSession(trx, session.id);
     });
   } catch (err) {

@@ -21,6 +21,7 @@ import { imageSize } from "./image-size.js";
 import { remainingBytes, storageQuota } from "./quota.js";
 import { unsupportedMediaType, validateContentType } from "./supported-types.js";
 import { badUpload } from "./upload-errors.js";
+import { announceNewFileTags } from "../files/file-tag-events.js";
 import { SIMPLE_UPLOAD_LIMIT, THUMBNAIL_LIMIT, type UploadDeps } from "./upload-deps.js";
 
 const FILE_FIELDS = new Set(["files[]", "files", "file"]);
@@ -127,6 +128,8 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
         }, newId);
         await teams.assignOnCreate(trx, "file", f.id, customerId, assignments, q.inheritParentTeams ? (q.parentId || undefined) : undefined);
       }
+      // Core's tag index counts the new files' tags (with their teams, for restricted callers).
+      await announceNewFileTags(trx, deps.files, files.map((f) => f.id));
       let replaced: ReplaceOutcome | undefined;
       if (q.fileIdToReplace) {
         replaced = await replaceFileInTransaction(trx, teams, { customerId, fileIdToReplace: q.fileIdToReplace, sourceFileId: files[0].id, removeOldFile: q.removeOldFile ?? false });
