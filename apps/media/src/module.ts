@@ -2,7 +2,7 @@
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { Subscription } from "@signage/events";
 import { FileFolderService } from "@signage/contracts/signage/media/v1/file_folder_pb";
-import { createReplicaTenantDirectory, subscribeTenantReplica, type ServiceModule } from "@signage/runtime";
+import { afterCommit, createReplicaTenantDirectory, subscribeTenantReplica, type ServiceModule } from "@signage/runtime";
 import { fileFolderService } from "./folders/file-folder-service.js";
 import { ensureRootFolder } from "./folders/root-folder.js";
 import { FileService } from "@signage/contracts/signage/media/v1/file_pb";
@@ -16,6 +16,7 @@ import { mediaTeams } from "./teams/media-teams.js";
 import { BlobAccessService, FileUploadService } from "@signage/contracts/signage/media/v1/upload_pb";
 import { blobAccessService, createMediaStorage } from "./storage/index.js";
 import { fileUploadService, scheduleSessionSweep, type UploadDeps } from "./uploads/index.js";
+import { purgeTenantBlobs, purgeTenantRows } from "./files/tenant-purge.js";
 
 export const mediaModule: ServiceModule = {
   name: "media",
@@ -41,9 +42,10 @@ export const mediaModule: ServiceModule = {
       async start() {
         subscription = await subscribeTenantReplica(ctx.bus, ctx.knex, "media", {
           onCreated: (trx, customer) => ensureRootFolder(trx, customer.id, ctx.newId),
+          // Every tenant row now (files/tenant-purge.ts), its bytes once the rows are committed gone.
           onDeleted: async (trx, customer) => {
-            await trx("file_folder").where({ customer_id: customer.id }).delete();
-            await trx("custom_app").where({ customer_id: customer.id }).delete();
+            const blobs = await purgeTenantRows(trx, customer.id);
+            afterCommit(trx, () => purgeTenantBlobs(storage.store, blobs), (err) => ctx.logger.warn({ err, customerId: customer.id }, "blob cleanup after customer deletion failed"));
           },
         });
         await teams.start();

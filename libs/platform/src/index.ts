@@ -22,3 +22,4 @@ export {
   type ShutdownStep,
   type ShutdownProcess,
 } from "./shutdown/graceful-shutdown.js";
+export { installBufferTextEncoding } from "./protobuf/buffer-text-encoding.js";

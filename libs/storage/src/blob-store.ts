@@ -29,6 +29,12 @@ export interface BlobStore {
   stat(key: string): Promise<BlobInfo | undefined>;
   /** Idempotent. */
   delete(key: string): Promise<void>;
+  /**
+   * Deletes every blob whose key starts with `prefix`, a folder of keys ending
+   * with "/" (`files/42/` never touches `files/420/`); idempotent. Unfinished
+   * multipart uploads are not blobs: abort them by their upload id.
+   */
+  deletePrefix(prefix: string): Promise<void>;
   /** Multipart uploads (chunked upload sessions). */
   readonly multipart: MultipartStore;
   /** A URL that downloads the blob without a bearer token, valid until `expiresAt`. */
@@ -118,6 +124,12 @@ export function assertValidKey(key: string): void {
   if (!/^[A-Za-z0-9_=-][A-Za-z0-9_.=-]*(\/[A-Za-z0-9_=-][A-Za-z0-9_.=-]*)*$/.test(key)) {
     throw new Error(`invalid blob key: ${JSON.stringify(key)}`);
   }
+}
+
+/** A key prefix is one or more valid key segments followed by "/". */
+export function assertValidPrefix(prefix: string): void {
+  if (!prefix.endsWith("/")) throw new Error(`invalid blob key prefix (must end with "/"): ${JSON.stringify(prefix)}`);
+  assertValidKey(prefix.slice(0, -1));
 }
 
 /** Clamps a requested range to a blob of `size` bytes; undefined = whole blob. */

@@ -21,6 +21,7 @@ export function lazyBlobStore(presignTarget: BlobStore["presignTarget"], load: (
     get: async (...a) => (await store()).get(...a),
     stat: async (...a) => (await store()).stat(...a),
     delete: async (...a) => (await store()).delete(...a),
+    deletePrefix: async (...a) => (await store()).deletePrefix(...a),
     presignGet: async (...a) => (await store()).presignGet(...a),
   };
 }

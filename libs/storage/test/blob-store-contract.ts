@@ -47,6 +47,35 @@ export function blobStoreContract(store: () => BlobStore): void {
     expect(await store().stat("c/gone.bin")).toBeUndefined();
   });
 
+  it("deletePrefix removes every blob under a folder prefix (plain and multipart-assembled), nothing outside it, and is idempotent", async () => {
+    const mp = store().multipart;
+    await store().put("p/42/a.bin", Buffer.from("a"));
+    await store().put("p/42/deep/er/b.bin", Buffer.from("b"));
+    const assembledKey = "p/42/assembled.bin";
+    const uploadId = await mp.create(assembledKey);
+    await mp.complete(assembledKey, uploadId, [await mp.putPart(assembledKey, uploadId, 1, Readable.from([pattern(100, 1)]))]);
+    // Neighbours: a sibling whose name extends the prefix's last segment, and another folder.
+    await store().put("p/420/c.bin", Buffer.from("c"));
+    await store().put("p/4/d.bin", Buffer.from("d"));
+    await store().put("q/42/e.bin", Buffer.from("e"));
+    expect((await store().stat(assembledKey))?.size).toBe(100);
+
+    await store().deletePrefix("p/42/");
+    for (const key of ["p/42/a.bin", "p/42/deep/er/b.bin", assembledKey]) {
+      expect(await store().stat(key), key).toBeUndefined();
+      await expect(store().get(key)).rejects.toBeInstanceOf(BlobNotFoundError);
+    }
+    for (const key of ["p/420/c.bin", "p/4/d.bin", "q/42/e.bin"]) expect((await store().stat(key))?.size, key).toBe(1);
+    await store().deletePrefix("p/42/");
+    await store().deletePrefix("never/used/");
+  });
+
+  it("deletePrefix refuses a prefix that is not a folder of valid keys", async () => {
+    await expect(store().deletePrefix("p/42")).rejects.toThrow(/invalid blob key prefix/);
+    await expect(store().deletePrefix("/")).rejects.toThrow(/invalid blob key/);
+    await expect(store().deletePrefix("../")).rejects.toThrow(/invalid blob key/);
+  });
+
   it("put refuses a body above maxSize and leaves nothing behind", async () => {
     await expect(store().put("c/big.bin", Readable.from([pattern(5000, 3)]), { maxSize: 4096 })).rejects.toBeInstanceOf(BlobTooLargeError);
     expect(await store().stat("c/big.bin")).toBeUndefined();

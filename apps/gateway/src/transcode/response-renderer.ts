@@ -4,6 +4,10 @@
 import type { DescMessage } from "@bufbuild/protobuf";
 import type { RestRoute } from "../routes/route-table.js";
 import { fieldToRest, messageToRest } from "./rest-json.js";
+import { installBufferTextEncoding } from "@signage/platform";
+
+// Every response rendered here was just decoded from protobuf binary.
+installBufferTextEncoding();
 
 const PAGE_INFO = "signage.common.v1.PageInfo";
 

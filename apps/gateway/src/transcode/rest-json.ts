@@ -73,11 +73,42 @@ function readField(field: DescField, msg: Plain): unknown {
   return msg[field.localName];
 }
 
+// Output rendering runs for every field of every row of every page: the
+// per-field decisions are made once per message type.
+interface RestFieldPlan {
+  field: DescField;
+  jsonName: string;
+  localName: string;
+  /** Scalars that render as they are (no int64, no bytes): copied without a call. */
+  plain: boolean;
+}
+
+const restPlans = new WeakMap<DescMessage, RestFieldPlan[]>();
+
+function restPlanOf(desc: DescMessage): RestFieldPlan[] {
+  let plan = restPlans.get(desc);
+  if (!plan) {
+    plan = desc.fields.map((field) => ({
+      field,
+      jsonName: field.jsonName,
+      localName: field.localName,
+      plain: !field.oneof && field.fieldKind === "scalar" && !INT64_KINDS.has(field.scalar) && field.scalar !== ScalarType.BYTES,
+    }));
+    restPlans.set(desc, plan);
+  }
+  return plan;
+}
+
 export function messageToRest(desc: DescMessage, msg: Plain): Plain {
   const out: Plain = {};
-  for (const field of desc.fields) {
-    const value = readField(field, msg);
-    if (value !== undefined) out[field.jsonName] = fieldToRest(field, value);
+  for (const p of restPlanOf(desc)) {
+    if (p.plain) {
+      const value = msg[p.localName];
+      if (value !== undefined) out[p.jsonName] = value;
+      continue;
+    }
+    const value = readField(p.field, msg);
+    if (value !== undefined) out[p.jsonName] = fieldToRest(p.field, value);
   }
   return out;
 }

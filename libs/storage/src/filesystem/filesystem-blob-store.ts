@@ -1,6 +1,7 @@
 // Filesystem adapter: blobs are files under `root/<key>`. Writes go to a temp
 // file first and are renamed into place, so a reader never sees a partial
-// blob. Multipart uploads keep their parts under `root/.multipart/<id>/`.
+// blob. Multipart uploads keep their parts under `root/.multipart/<id>/`;
+// completing one adopts the part files as the blob (composed-blobs.ts).
 // Presigned URLs point at our own gateway and carry an HMAC signature.
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
@@ -10,6 +11,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import {
   assertValidKey,
+  assertValidPrefix,
   BlobNotFoundError,
   resolveRange,
   UploadNotFoundError,
@@ -22,6 +24,7 @@ import {
   type UploadedPart,
 } from "../blob-store.js";
 import { ByteCounter } from "../byte-limit.js";
+import { ComposedBlobs } from "./composed-blobs.js";
 import type { SignatureCheck, UrlSigner } from "../url-signer.js";
 import { presignedBlobUrl, presignedPartUrl, verifyPresignedBlob, verifyPresignedPart, type PresignedBlobQuery, type PresignedPartQuery } from "../presigned-urls.js";
 
@@ -53,6 +56,7 @@ export function createFilesystemBlobStore(options: FilesystemBlobStoreOptions): 
   const fsync = options.fsync ?? true;
   const tmpDir = join(root, ".tmp");
   const multipartDir = join(root, ".multipart");
+  const composed = new ComposedBlobs(root, fsync, tmpDir);
 
   const pathOf = (key: string) => {
     assertValidKey(key);
@@ -141,8 +145,16 @@ export function createFilesystemBlobStore(options: FilesystemBlobStoreOptions): 
         const current = await partInfo(uploadId, part.partNumber);
         if (!current || current.etag !== part.etag) throw new Error(`part ${part.partNumber} changed or vanished before completion`);
       }
-      const size = await writeAtomically(pathOf(key), Readable.from(concatParts(parts.map((p) => partPath(uploadId, p.partNumber)), options?.onData)));
-      await rm(uploadDir(uploadId), { recursive: true, force: true });
+      // The caller's read pass (CRC, header) runs over the parts in place: no copy is written.
+      if (options?.onData) {
+        for (const part of parts) for await (const chunk of createReadStream(partPath(uploadId, part.partNumber), { highWaterMark: READ_CHUNK })) options.onData(chunk as Buffer);
+      }
+      const target = pathOf(key);
+      const previous = await composed.adopt(key, uploadDir(uploadId), parts, meta.contentType);
+      // Replacing: a plain file at the key would shadow the manifest; older parts go.
+      await rm(target, { force: true });
+      if (previous) await composed.dropParts(previous);
+      const size = parts.reduce((n, p) => n + p.size, 0);
       return { size, contentType: meta.contentType, observed: Boolean(options?.onData) };
     },
     async abort(_key, uploadId) {
@@ -162,6 +174,7 @@ export function createFilesystemBlobStore(options: FilesystemBlobStoreOptions): 
     multipart,
     async put(key, body, opts) {
       const size = await writeAtomically(pathOf(key), body, opts?.maxSize, opts?.size);
+      await composed.remove(key);
       return { size, contentType: opts?.contentType };
     },
     async get(key: string, range?: ByteRange): Promise<BlobRead> {
@@ -170,8 +183,12 @@ export function createFilesystemBlobStore(options: FilesystemBlobStoreOptions): 
       try {
         size = (await stat(path)).size;
       } catch (err) {
-        if (isMissing(err)) throw new BlobNotFoundError(key);
-        throw err;
+        if (!isMissing(err)) throw err;
+        const manifest = await composed.read(key);
+        if (!manifest) throw new BlobNotFoundError(key);
+        const served = manifest.size === 0 ? undefined : resolveRange(range, manifest.size);
+        const body = Readable.from(composed.stream(manifest, served?.start ?? 0, served?.end ?? manifest.size - 1), { objectMode: false, highWaterMark: READ_CHUNK });
+        return { size: manifest.size, body, range: served };
       }
       const served = size === 0 ? undefined : resolveRange(range, size);
       const body = createReadStream(path, { start: served?.start, end: served?.end, highWaterMark: READ_CHUNK });
@@ -181,12 +198,20 @@ export function createFilesystemBlobStore(options: FilesystemBlobStoreOptions): 
       try {
         return { size: (await stat(pathOf(key))).size };
       } catch (err) {
-        if (isMissing(err)) return undefined;
-        throw err;
+        if (!isMissing(err)) throw err;
+        const manifest = await composed.read(key);
+        return manifest ? { size: manifest.size } : undefined;
       }
     },
     async delete(key) {
       await rm(pathOf(key), { force: true });
+      await composed.remove(key);
+    },
+    async deletePrefix(prefix) {
+      assertValidPrefix(prefix);
+      // Plain blobs are files under the prefix's directory; composed ones are manifests (and their parts).
+      await rm(join(root, prefix), { recursive: true, force: true });
+      await composed.removePrefix(prefix);
     },
     async presignGet(key, opts: PresignOptions & { filename?: string; contentType?: string }) {
       assertValidKey(key);
@@ -201,14 +226,5 @@ async function syncFile(path: string): Promise<void> {
     await handle.datasync();
   } finally {
     await handle.close();
-  }
-}
-
-async function* concatParts(paths: string[], onData?: (chunk: Buffer) => void): AsyncGenerator<Buffer> {
-  for (const path of paths) {
-    for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) {
-      onData?.(chunk as Buffer);
-      yield chunk as Buffer;
-    }
   }
 }

@@ -14,8 +14,10 @@ import {
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
+  DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   ListPartsCommand,
   PutObjectCommand,
   S3Client,
@@ -25,6 +27,7 @@ import {
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import {
   assertValidKey,
+  assertValidPrefix,
   BlobNotFoundError,
   BlobTooLargeError,
   resolveRange,
@@ -275,6 +278,20 @@ export function createS3BlobStore(settings: S3Settings): BlobStore {
     stat: head,
     async delete(key) {
       await client.send(new DeleteObjectCommand({ Bucket, Key: objectKey(key) }));
+    },
+    async deletePrefix(keyPrefix) {
+      assertValidPrefix(keyPrefix);
+      // One listing page (up to 1,000 keys) per batch delete; deleting while listing is safe
+      // because each round lists again from the start of what is left.
+      for (;;) {
+        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix + keyPrefix, MaxKeys: 1000 }));
+        const keys = (page.Contents ?? []).map((o) => o.Key).filter((k): k is string => Boolean(k));
+        if (keys.length === 0) return;
+        const result = await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }));
+        const failed = result.Errors ?? [];
+        if (failed.length > 0) throw new Error(`could not delete ${failed.length} object(s) under ${keyPrefix}: ${failed[0].Code} ${failed[0].Message ?? ""}`.trim());
+        if (!page.IsTruncated) return;
+      }
     },
     async presignGet(key, options) {
       const expiresIn = Math.max(1, Math.floor((options.expiresAt - Date.now()) / 1000));
