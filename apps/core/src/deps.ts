@@ -2,6 +2,7 @@ import type { Knex } from "knex";
 import type { EventBus, Outbox } from "@signage/events";
 import type { IdGenerator } from "@signage/db";
 import type { TokenIssuer } from "@signage/auth";
+import type { Peers } from "@signage/runtime";
 
 export interface CoreLogger {
   info(obj: object, msg?: string): void;
@@ -19,4 +20,6 @@ export interface CoreDeps {
   issuer: TokenIssuer;
   logger: CoreLogger;
   refreshTokenTtlSeconds: number;
+  /** Other services of the composition (media answers the customers' file storage usage). */
+  peers?: Peers;
 }

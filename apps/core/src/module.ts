@@ -43,6 +43,7 @@ export const coreModule: ServiceModule = {
       logger: ctx.logger,
       issuer: createTokenIssuer({ signingKeys: ctx.signingKeys, accessTtlSeconds: ACCESS_TTL_SECONDS }),
       refreshTokenTtlSeconds: REFRESH_TTL_SECONDS,
+      peers: ctx.peers,
     };
     const adminEmail = ctx.env.ADMIN_EMAIL || "admin@example.com";
     const adminPassword = ctx.env.ADMIN_PASSWORD || "admin-change-me";

@@ -17,6 +17,8 @@ import { BlobAccessService, FileUploadService } from "@signage/contracts/signage
 import { blobAccessService, createMediaStorage } from "./storage/index.js";
 import { fileUploadService, scheduleSessionSweep, type UploadDeps } from "./uploads/index.js";
 import { purgeTenantBlobs, purgeTenantRows } from "./files/tenant-purge.js";
+import { StorageUsageService } from "@signage/contracts/signage/media/v1/storage_usage_pb";
+import { storageUsageService } from "./storage-usage/index.js";
 
 export const mediaModule: ServiceModule = {
   name: "media",
@@ -33,6 +35,7 @@ export const mediaModule: ServiceModule = {
       register(router: ConnectRouter) {
         router.service(FileFolderService, fileFolderService(files));
         router.service(FileService, fileService(files, ctx.peers));
+        router.service(StorageUsageService, storageUsageService(ctx.knex));
         teams.register(router);
         router.service(FileUploadService, fileUploadService(uploads));
         router.service(BlobAccessService, blobAccessService(uploads));

@@ -21,6 +21,7 @@ import { file_signage_media_v1_custom_app } from "./gen/signage/media/v1/custom_
 import { file_signage_media_v1_file_folder } from "./gen/signage/media/v1/file_folder_pb.js";
 import { file_signage_media_v1_file } from "./gen/signage/media/v1/file_pb.js";
 import { file_signage_media_v1_media_teams } from "./gen/signage/media/v1/media_teams_pb.js";
+import { file_signage_media_v1_storage_usage } from "./gen/signage/media/v1/storage_usage_pb.js";
 import { file_signage_media_v1_upload } from "./gen/signage/media/v1/upload_pb.js";
 import { file_signage_options_v1_options } from "./gen/signage/options/v1/options_pb.js";
 import { file_signage_reporting_v1_statistics } from "./gen/signage/reporting/v1/statistics_pb.js";
@@ -50,6 +51,7 @@ export const allFiles: readonly DescFile[] = [
   file_signage_media_v1_file_folder,
   file_signage_media_v1_file,
   file_signage_media_v1_media_teams,
+  file_signage_media_v1_storage_usage,
   file_signage_media_v1_upload,
   file_signage_options_v1_options,
   file_signage_reporting_v1_statistics,

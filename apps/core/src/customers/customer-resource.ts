@@ -38,6 +38,12 @@ export const customerResource = defineResource({
     activeLicenses: { type: "number", sqlType: "bigint", computed: { sql: "0", columns: [] } },
     totalLicenses: { type: "number", sqlType: "bigint", computed: { sql: "0", columns: [] } },
     storageSize: { type: "number", sqlType: "bigint" },
+    // "currentTotalCustomerStorageSize, currentDatasourceStorageSize, currentCustomerFilesStorageSize | computed":
+    // the bytes live in media, so the SQL only reserves the selected field (NULL) and
+    // customer-storage.ts fills the page with one media call; not searchable or sortable here.
+    currentTotalCustomerStorageSize: { type: "number", sqlType: "bigint", computed: { sql: "NULL::bigint", columns: [] }, searchable: false, sortable: false },
+    currentDatasourceStorageSize: { type: "number", sqlType: "bigint", computed: { sql: "NULL::bigint", columns: [] }, searchable: false, sortable: false },
+    currentCustomerFilesStorageSize: { type: "number", sqlType: "bigint", computed: { sql: "NULL::bigint", columns: [] }, searchable: false, sortable: false },
     ownerSubresellerId: { type: "number", sqlType: "bigint", index: "btree" },
     ownerSubresellerName: { type: "string", computed: { sql: "(SELECT o.name FROM customer o WHERE o.id = ??)", columns: ["owner_subreseller_id"] } },
     // "subreseller (object, present when the customer is a network owner)": computed, so it is

@@ -28,6 +28,7 @@ import { createCustomerRoots } from "../folders/customer-roots.js";
 import { CustomerEvent, enqueueCustomerEvent, type CustomerEventData } from "./customer-events.js";
 import { listCustomers } from "./customer-list.js";
 import { brandingOf } from "./customer-branding.js";
+import { fillStorageUsage } from "./customer-storage.js";
 
 const notFound = (id: number) => serviceError(Code.NotFound, "customer.error.notFound", `Customer ${id} not found`, { id });
 const nameTaken = (name: string) => serviceError(Code.AlreadyExists, "customer.error.nameTaken", `A customer named '${name}' already exists`, { name });
@@ -64,9 +65,16 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
     });
   }
 
+  /** A single-customer response, with its computed storage fields from media (one call). */
+  async function respond(ctx: HandlerContext, row: CustomerView) {
+    const customer = customerToMessage(row);
+    await fillStorageUsage(ctx, deps, [customer]);
+    return { customer };
+  }
+
   /** After a change: the customer as the caller sees it. */
-  async function changed(auth: AuthContext, id: number) {
-    return { customer: customerToMessage(await load(auth, id)) };
+  async function changed(ctx: HandlerContext, auth: AuthContext, id: number) {
+    return respond(ctx, await load(auth, id));
   }
 
   /** ADMIN, or a network owner acting on one of its members (not on itself). */
@@ -79,7 +87,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
 
   return {
     async listCustomers(req, ctx: HandlerContext) {
-      return listCustomers(ctx, knex, req.query);
+      return listCustomers(ctx, knex, req.query, deps);
     },
 
     async createCustomer(req, ctx) {
@@ -117,7 +125,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
         .catch((e) => {
           throw isUniqueViolation(e) ? nameTaken(name) : e;
         });
-      return { customer: customerToMessage((await findCustomer(knex, { kind: "global" }, id))!) };
+      return respond(ctx, (await findCustomer(knex, { kind: "global" }, id))!);
     },
 
     async updateCustomer(req, ctx) {
@@ -135,7 +143,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
         .catch((e) => {
           throw isUniqueViolation(e) ? nameTaken(name ?? "") : e;
         });
-      return changed(auth, id);
+      return changed(ctx, auth, id);
     },
 
     async deleteCustomer(req, ctx) {
@@ -174,8 +182,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
       put("file_creation_in_root_for_team_users", s?.isFileAndFolderCreationEnabledInRootForTeamUsers);
       await load(auth, id);
       await writeAndAnnounce(id, (trx) => updateCustomerColumns(trx, id, columns));
-      const { customer } = await changed(auth, id);
-      return { settings: customer.teamAccessSettings };
+      return { settings: customerToMessage(await load(auth, id)).teamAccessSettings };
     },
 
     async setDefaultContents(req, ctx) {
@@ -186,7 +193,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
       // "?defaultEmergencyContentId=<id or null>": null removes it.
       const value = !raw || raw === "null" ? null : raw;
       await knex.transaction((trx) => updateCustomerColumns(trx, id, { default_emergency_content_id: value }));
-      return { customer: customerToMessage(await load(auth, id)) };
+      return respond(ctx, await load(auth, id));
     },
 
     async promoteAsSubreseller(req, ctx) {
@@ -198,7 +205,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
         throw serviceError(Code.FailedPrecondition, "customer.error.ownedCustomerCannotOwn", `Customer ${id} belongs to a network owner; move it out first`, { id });
       }
       if (!row.subreseller_since) await writeAndAnnounce(id, (trx) => trx("customer").where({ id }).update({ subreseller_since: new Date() }));
-      return changed(auth, id);
+      return changed(ctx, auth, id);
     },
 
     async removeSubresellerPrivilege(req, ctx) {
@@ -211,7 +218,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
         throw serviceError(Code.FailedPrecondition, "customer.error.subresellerHasCustomers", `Customer ${id} still owns ${owned} customer(s)`, { id, owned });
       }
       await writeAndAnnounce(id, (trx) => trx("customer").where({ id }).update({ subreseller_since: null }));
-      return changed(auth, id);
+      return changed(ctx, auth, id);
     },
 
     async moveToSubreseller(req, ctx) {
@@ -232,7 +239,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
         }
       }
       await writeAndAnnounce(id, (trx) => trx("customer").where({ id }).update({ owner_subreseller_id: ownerId }));
-      return changed(auth, id);
+      return changed(ctx, auth, id);
     },
 
     async getBranding(req, ctx) {
