@@ -13,8 +13,16 @@ const basePort = Number(env.CLUSTER_BASE_PORT || 50051);
 const services = ["core", "media", "integration", "reporting", "licensing"];
 const children: ChildProcess[] = [];
 
+// CLUSTER_BUNDLED=<svc,svc|all>: those services run their production bundle
+// (`npm run build -w apps/<svc>` first), as in the image; the rest run on tsx.
+const bundled = new Set((env.CLUSTER_BUNDLED || "").split(",").map((s) => s.trim()).filter(Boolean));
+function argsOf(name: string, entry: string): string[] {
+  if (!bundled.has(name) && !bundled.has("all")) return ["--import", "tsx", "--import", "@signage/platform/register", entry];
+  return ["--import", `./apps/${name}/dist/register.js`, `apps/${name}/dist/main.js`];
+}
+
 function start(name: string, entry: string, extra: Record<string, string>) {
-  const child = spawn(process.execPath, ["--import", "tsx", "--import", "@signage/platform/register", entry], { cwd: root, env: { ...env, ...extra }, stdio: ["ignore", "inherit", "inherit"] });
+  const child = spawn(process.execPath, argsOf(name, entry), { cwd: root, env: { ...env, ...extra }, stdio: ["ignore", "inherit", "inherit"] });
   child.on("exit", (code, signal) => {
     if (!stopping) {
       console.error(`${name} exited (${code ?? signal}); stopping the cluster`);

@@ -1,15 +1,17 @@
 // Process level: the cluster composition (gateway and media in their own
 // processes, Connect over h2c, PostgreSQL, NATS JetStream, filesystem blobs).
 // "a 1 GiB chunked upload assembled and verified while the media process
-// stays under 150 MB RSS" (checked as growth over the idle process, see below);
-// an upload interrupted and resumed via recover; a
-// VIEWER refused on writes".
+// stays under 150 MB RSS" (peak RSS, VmHWM, of the media process running its
+// production bundle with the image's memory settings); an upload interrupted
+// and resumed via recover; a VIEWER refused on writes".
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type Cluster } from "./cluster-harness.js";
-import { crcOfParts, findProcess, memoryOf, partBytes, streamPut } from "./uploads-support.js";
+import { crcOfParts, findProcess, imageRuntimeEnv, memoryOf, partBytes, streamPut } from "./uploads-support.js";
 
 const GiB = 1024 * 1024 * 1024;
 const PARTS = 16;
@@ -21,8 +23,12 @@ let mediaPid: number;
 
 beforeAll(async () => {
   blobDir = mkdtempSync(join(tmpdir(), "e2e-blobs-"));
-  cluster = await startCluster({ STORAGE_URL: blobDir, STORAGE_SIGNING_SECRET: "e2e-signing-secret-0123456789", UPLOAD_TEST_MARKER: marker, LOG_LEVEL: "warn" });
-  const pid = findProcess("apps/media/src/main.ts", "UPLOAD_TEST_MARKER", marker);
+  // media runs its production bundle, as in the image (k8s/Dockerfile).
+  execFileSync(process.execPath, ["../../tools/build/bundle-service.mjs"], { cwd: fileURLToPath(new URL("../../apps/media/", import.meta.url)), stdio: "inherit" });
+  const runtimeEnv = imageRuntimeEnv(fileURLToPath(new URL("../../k8s/Dockerfile", import.meta.url)));
+  if (!runtimeEnv.MALLOC_ARENA_MAX) throw new Error("k8s/Dockerfile sets no MALLOC_ARENA_MAX: update imageRuntimeEnv or this test");
+  cluster = await startCluster({ ...runtimeEnv, STORAGE_URL: blobDir, STORAGE_SIGNING_SECRET: "e2e-signing-secret-0123456789", UPLOAD_TEST_MARKER: marker, LOG_LEVEL: "warn", CLUSTER_BUNDLED: "media" });
+  const pid = findProcess("apps/media/dist/main.js", "UPLOAD_TEST_MARKER", marker);
   if (!pid) throw new Error("media process not found");
   mediaPid = pid;
 }, 120_000);
@@ -42,8 +48,14 @@ async function call(method: string, path: string, token?: string, body?: unknown
 }
 
 async function login(email: string, password: string): Promise<string> {
-  const res = await fetch(`${cluster.baseUrl}/oauth/token`, { method: "POST", body: new URLSearchParams({ grant_type: "password", username: email, password }) });
-  return ((await res.json()) as { access_token: string }).access_token;
+  // The gateway answers /readyz before core has necessarily seeded the admin: retry briefly.
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(`${cluster.baseUrl}/oauth/token`, { method: "POST", body: new URLSearchParams({ grant_type: "password", username: email, password }) });
+    const body = (await res.json()) as { access_token?: string };
+    if (res.status === 200 && body.access_token) return body.access_token;
+    if (attempt >= 50) throw new Error(`login ${email}: ${res.status} ${JSON.stringify(body)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 async function userOf(admin: string, customerId: number, role: string): Promise<string> {
@@ -54,7 +66,7 @@ async function userOf(admin: string, customerId: number, role: string): Promise<
 }
 
 describe("uploads in the cluster composition", () => {
-  it("1 GiB chunked upload: interrupted, resumed via recover, completed and verified; media RSS stays flat (growth < 80 MB over idle)", async () => {
+  it("1 GiB chunked upload: interrupted, resumed via recover, completed and verified; the media process stays under 150 MB peak RSS", async () => {
     const admin = await login("admin@example.com", "admin-change-me");
     const customer = await call("POST", "/api/customer", admin, { name: `Rss ${marker}` });
     expect(customer.status).toBe(200);
@@ -112,10 +124,8 @@ describe("uploads in the cluster composition", () => {
     const memory = memoryOf(mediaPid);
     const growth = memory.peakMb - baseline.peakMb;
     console.log(`1 GiB chunked upload through the gateway: ${seconds.toFixed(1)} s (${(1024 / seconds).toFixed(0)} MB/s incl. interruption); media peak RSS ${memory.peakMb.toFixed(0)} MB (idle before: ${baseline.peakMb.toFixed(0)} MB, growth ${growth.toFixed(0)} MB), now ${memory.rssMb.toFixed(0)} MB`);
-    // The idle process (tsx-compiled TypeScript, OpenTelemetry SDK, pino) already
-    // sits near 200 MB before any upload, so the 150 MB figure is checked as what
-    // the upload adds: the 1 GiB never enters memory; measured growth is ~50-56 MB
-    // (GC-lazy chunk buffers), bounded here at 80 MB.
-    expect(growth).toBeLessThan(80);
+    // VmHWM: the highest RSS since the process started, start-up included.
+    // Measured 124-134 MB (idle ~120 MB; the upload adds 4-20 MB).
+    expect(memory.peakMb).toBeLessThan(150);
   }, 120_000);
 });

@@ -21,6 +21,16 @@ export function findProcess(entry: string, marker: string, value: string): numbe
   return undefined;
 }
 
+/**
+ * The memory settings the production image gives every service (`ENV` lines
+ * of k8s/Dockerfile: MALLOC_*, NODE_OPTIONS), so a test measures what runs.
+ */
+export function imageRuntimeEnv(dockerfile: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const m of readFileSync(dockerfile, "utf8").matchAll(/^ENV\s+(MALLOC_\w+|NODE_OPTIONS)=(?:"([^"]*)"|(\S+))\s*$/gm)) env[m[1]] = m[2] ?? m[3];
+  return env;
+}
+
 /** Peak resident set size (VmHWM) and current RSS of a process, in MB. */
 export function memoryOf(pid: number): { peakMb: number; rssMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");

@@ -695,15 +695,16 @@ describe("k8s: Dockerfile", () => {
   const lines = text.split("\n").filter((l) => !l.trimStart().startsWith("#"));
   const from = lines.filter((l) => /^FROM\s/i.test(l));
 
-  it("is multi-stage, installs production dependencies only, runs as 10001 via tsx", () => {
+  it("is multi-stage, installs production dependencies only, runs the service's bundle as 10001", () => {
     expect(from.length).toBeGreaterThanOrEqual(2);
     expect(text).toMatch(/npm ci --omit=dev/);
     expect(text).toMatch(/NODE_ENV=production/);
     const final = lines.slice(lines.lastIndexOf(from[from.length - 1]));
     const users = final.filter((l) => /^USER\s/.test(l));
     expect(users.at(-1)).toMatch(/^USER\s+10001(:10001)?\s*$/);
-    expect(final.join("\n")).toMatch(/node --import tsx/);
-    expect(final.join("\n")).toMatch(/apps\/\$\{SERVICE\}\/src\/main\.ts/);
+    // The OTel loader hook is registered before the app (tools/build/bundle-service.mjs).
+    expect(final.join("\n")).toMatch(/node --import \\"\.\/apps\/\$\{SERVICE\}\/dist\/register\.js\\" \\"apps\/\$\{SERVICE\}\/dist\/main\.js\\"/);
+    expect(text).toMatch(/bundle-service\.mjs/);
   });
 
   it("has a build-context ignore file that keeps node_modules, .git and secrets out", () => {

@@ -41,8 +41,10 @@ export async function runStandalone(module: ServiceModule, env: Record<string, s
     peers: peersFromEnv(env, [clientTracingInterceptor(tracer)]),
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
   });
-  const listening = await running.service.listen({ host: config.SERVICE_HOST, port: config.SERVICE_PORT });
+  // Start (subscriptions, bootstrap data such as core's admin) before listening, so a
+  // healthy port means a ready service: callers never race the bootstrap.
   await running.instance.start?.();
+  const listening = await running.service.listen({ host: config.SERVICE_HOST, port: config.SERVICE_PORT });
   logger.info({ url: listening.url }, `${module.name} listening`);
   installGracefulShutdown({
     logger,

@@ -74,7 +74,8 @@ export interface MultipartStore {
   listParts(key: string, uploadId: string): Promise<UploadedPart[]>;
   /**
    * Assembles the parts in the given order into `key`. A store that streams
-   * the bytes itself (filesystem) shows each chunk to `onData` and answers
+   * the bytes itself (filesystem) shows each chunk to `onData` (a view of a
+   * reused buffer: copy what you keep) and answers
    * `observed: true`, saving the caller a read pass; object stores assemble
    * server-side and answer `observed: false`.
    */

@@ -4,6 +4,7 @@
 import type { Readable } from "node:stream";
 import { BlobTooLargeError, type BlobStore } from "@signage/storage";
 import { FileDigest } from "./file-digest.js";
+import { uploadGcPacer } from "./gc-pacer.js";
 import { insufficientStorage, payloadTooLarge } from "./upload-errors.js";
 import type { Quota } from "./quota.js";
 
@@ -21,7 +22,7 @@ export async function writeDigested(store: BlobStore, key: string, body: Readabl
   const remaining = limits.quota?.remaining ?? Number.POSITIVE_INFINITY;
   const maxSize = Math.min(limits.maxBytes, remaining);
   try {
-    await store.put(key, body.pipe(digest), { contentType, maxSize });
+    await store.put(key, body.pipe(uploadGcPacer.through()).pipe(digest), { contentType, maxSize });
   } catch (err) {
     await store.delete(key).catch(() => undefined);
     if (!(err instanceof BlobTooLargeError)) throw err;

@@ -8,6 +8,7 @@ import { requireAuth, serviceError } from "@signage/auth";
 import { BlobTooLargeError, IncompleteBodyError, UploadNotFoundError, verifyPresignedPart } from "@signage/storage";
 import type { PutPresignedPartRequest, RecoverUploadResponse, UploadPartRequest, UploadPartResponse } from "@signage/contracts/signage/media/v1/upload_pb";
 import { StreamedRequest } from "../storage/streamed-request.js";
+import { uploadGcPacer } from "./gc-pacer.js";
 import { findSession, findSessionByStoreUpload, type SessionRow } from "./session-repository.js";
 import { badUpload, payloadTooLarge, sessionNotFound } from "./upload-errors.js";
 import type { UploadDeps } from "./upload-deps.js";
@@ -31,7 +32,9 @@ async function storePart(deps: UploadDeps, session: SessionRow, partNumber: numb
   const declared = part.head.size === undefined ? undefined : Number(part.head.size);
   if (declared !== undefined && declared > maxSize) throw payloadTooLarge(maxSize, `Chunk ${partNumber}`);
   try {
-    const stored = await deps.store.multipart.putPart(session.storage_key, session.store_upload_id, partNumber, part.body, { size: declared, maxSize });
+    const paced = uploadGcPacer.through();
+    part.body.on("error", (e) => paced.destroy(e));
+    const stored = await deps.store.multipart.putPart(session.storage_key, session.store_upload_id, partNumber, part.body.pipe(paced), { size: declared, maxSize });
     return {
       partNumber,
       etag: stored.etag,
