@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { coreModule } from "@signage/core";
 import { mediaModule } from "@signage/media";
-import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TenantUser, type TestPlatform } from "@signage/testing";
+import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TenantUser, type TestPlatform, eventually } from "@signage/testing";
 
 const PNG_1X1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
 const SELECT = "id,currentCustomerFilesStorageSize,currentTotalCustomerStorageSize,currentDatasourceStorageSize";
@@ -17,15 +17,6 @@ interface CustomerJson {
   currentDatasourceStorageSize?: number | string;
 }
 
-async function eventually<T>(probe: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  let last: T | undefined;
-  for (let i = 0; i < 100; i++) {
-    last = await probe();
-    if (ok(last)) return last;
-    await new Promise((r) => setTimeout(r, 30));
-  }
-  throw new Error(`${what}: still ${JSON.stringify(last)}`);
-}
 
 describe("customer storage fields with core and media", () => {
   let platform: TestPlatform;

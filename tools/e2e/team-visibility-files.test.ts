@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { coreModule } from "@signage/core";
 import { mediaModule } from "@signage/media";
-import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TenantUser, type TestPlatform } from "@signage/testing";
+import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TenantUser, type TestPlatform, eventually } from "@signage/testing";
 
 const PNG_1X1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
 
@@ -22,15 +22,6 @@ async function upload(name: string, teamIds: string, tags: string) {
   expect(res.status, res.text).toBe(200);
 }
 
-async function eventually<T>(probe: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  let last: T | undefined;
-  for (let i = 0; i < 100; i++) {
-    last = await probe();
-    if (ok(last)) return last;
-    await new Promise((r) => setTimeout(r, 30));
-  }
-  throw new Error(`${what}: still ${JSON.stringify(last)}`);
-}
 
 beforeAll(async () => {
   platform = await startPlatform({ modules: [coreModule, mediaModule], prefix: "team_files" });

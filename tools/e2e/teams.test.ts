@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { coreModule } from "@signage/core";
 import { mediaModule } from "@signage/media";
-import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TenantUser, type TestPlatform } from "@signage/testing";
+import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TenantUser, type TestPlatform, eventually } from "@signage/testing";
 
 let platform: TestPlatform;
 let admin: string;
@@ -15,15 +15,6 @@ let teamB: string;
 let root: string;
 const folders: Record<string, string> = {};
 
-async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
-  let last: T | undefined;
-  for (let i = 0; i < 100; i++) {
-    last = await probe();
-    if (ok(last)) return last;
-    await new Promise((r) => setTimeout(r, 30));
-  }
-  throw new Error(`${what}: still ${JSON.stringify(last)}`);
-}
 
 const http = () => platform.http;
 

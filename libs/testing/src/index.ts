@@ -1,3 +1,4 @@
 export { startPlatform, TEST_ADMIN, type PlatformOptions, type TestPlatform } from "./platform.js";
 export { createHttpClient, type HttpClient, type HttpResponse, type RequestOptions } from "./http-client.js";
 export { createCustomer, createUser, type TenantUser } from "./fixtures.js";
+export { eventually } from "./eventually.js";
