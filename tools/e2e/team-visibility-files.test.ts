@@ -67,3 +67,28 @@ describe("team visibility of files for a restricted user in team A", () => {
     expect(res.body.fileTags.onlyB).toBeUndefined();
   });
 });
+
+describe("isFileAndFolderCreationEnabledInRootForTeamUsers", () => {
+  it("when false, a team user cannot create folders or upload files in the root folder; inside a team folder it can; an unrestricted OWNER still can", async () => {
+    const root = (await platform.http.get("/api/v2/fileFolder", { token: owner.token, query: { search: "parentId=NULL" } })).body.content[0].id;
+    const teamFolder = await platform.http.post("/api/fileFolder/", { token: owner.token, query: { parentId: root, name: "team A folder", teamIds: `${teamA}:false` } });
+    expect(teamFolder.status, teamFolder.text).toBe(200);
+    const settings = await platform.http.put("/api/customer/settings/teams", { token: owner.token, body: { isFileAndFolderCreationEnabledInRootForTeamUsers: false } });
+    expect(settings.status, settings.text).toBe(200);
+    const refused = await eventually(
+      () => platform.http.post("/api/fileFolder/", { token: restricted.token, query: { parentId: root, name: "in root" } }),
+      (r) => r.status === 403,
+      "root creation refused",
+    );
+    expect(refused.body.key).toBe("team.error.rootCreationDisabled");
+    const form = new FormData();
+    form.append("files[]", new Blob([PNG_1X1], { type: "image/png" }), "root.png");
+    const upload = await platform.http.post("/api/file", { token: restricted.token, body: form });
+    expect(upload.status, upload.text).toBe(403);
+    const inside = await platform.http.post("/api/fileFolder/", { token: restricted.token, query: { parentId: teamFolder.body.id, name: "inside" } });
+    expect(inside.status, inside.text).toBe(200);
+    const byOwner = await platform.http.post("/api/fileFolder/", { token: owner.token, query: { parentId: root, name: "owner in root" } });
+    expect(byOwner.status, byOwner.text).toBe(200);
+  });
+});
+

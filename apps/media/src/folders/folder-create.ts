@@ -3,6 +3,7 @@
 // plus its own id.
 import { Code, type HandlerContext } from "@connectrpc/connect";
 import { requireAuth, serviceError } from "@signage/auth";
+import { assertMayCreateInRoot } from "./root-creation.js";
 import { publishQuickFilterUsageAfterCommit } from "@signage/runtime";
 import type { FileFolder } from "@signage/contracts/signage/media/v1/file_folder_pb";
 import { writeTenant } from "../files/caller.js";
@@ -50,6 +51,7 @@ export async function createFolder(ctx: HandlerContext, deps: FileDeps, input: N
   await deps.knex.transaction(async (trx) => {
     const parent = await requireStoredFolder(trx, customerId, parentId);
     await deps.teams.assertWritable(trx, auth, "fileFolder", [parent.id]);
+    await assertMayCreateInRoot(deps.teams, auth, parent.parent_id === null);
     await trx("file_folder").insert({
       id,
       customer_id: customerId,

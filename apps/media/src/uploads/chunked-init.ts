@@ -4,6 +4,7 @@
 // validated now, so that complete only has bytes left to check.
 import type { HandlerContext } from "@connectrpc/connect";
 import { requireAuth } from "@signage/auth";
+import { assertMayCreateInRoot } from "../folders/root-creation.js";
 import type { InitUploadRequest, InitUploadResponse } from "@signage/contracts/signage/media/v1/upload_pb";
 import { writeTenant } from "../files/caller.js";
 import { checkFileName, checkValidity } from "../files/file-repository.js";
@@ -56,10 +57,9 @@ export async function initUpload(req: InitUploadRequest, ctx: HandlerContext, de
   const validTo = body.validTo === undefined ? null : Number(body.validTo);
   checkValidity(validFrom, validTo);
   parseTeamIds(req.teamIds);
-  if (body.parentId) {
-    await requireStoredFolder(knex, customerId, body.parentId);
-    await teams.assertWritable(knex, auth, "fileFolder", [body.parentId]);
-  }
+  const parent = body.parentId ? await requireStoredFolder(knex, customerId, body.parentId) : undefined;
+  if (parent) await teams.assertWritable(knex, auth, "fileFolder", [parent.id]);
+  await assertMayCreateInRoot(teams, auth, !parent || parent.parent_id === null);
   assertFits(await storageQuota(ctx, deps, customerId), size);
 
   const fileId = newId();

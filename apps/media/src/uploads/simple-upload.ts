@@ -6,6 +6,7 @@
 // failure the stored blobs are deleted again.
 import type { HandlerContext } from "@connectrpc/connect";
 import { requireAuth } from "@signage/auth";
+import { assertMayCreateInRoot } from "../folders/root-creation.js";
 import type { File } from "@signage/contracts/signage/media/v1/file_pb";
 import type { UploadFilesRequest } from "@signage/contracts/signage/media/v1/upload_pb";
 import { writeTenant } from "../files/caller.js";
@@ -58,10 +59,9 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
   const validTo = q.validTo === undefined ? undefined : Number(q.validTo);
   checkValidity(validFrom, validTo);
   const assignments = parseTeamIds(q.teamIds);
-  if (q.parentId) {
-    await requireStoredFolder(knex, customerId, q.parentId);
-    await teams.assertWritable(knex, auth, "fileFolder", [q.parentId]);
-  }
+  const parent = q.parentId ? await requireStoredFolder(knex, customerId, q.parentId) : undefined;
+  if (parent) await teams.assertWritable(knex, auth, "fileFolder", [parent.id]);
+  await assertMayCreateInRoot(teams, auth, !parent || parent.parent_id === null);
   if (q.fileIdToReplace) await requireFile(knex, customerId, q.fileIdToReplace);
   const quota = await storageQuota(ctx, deps, customerId);
 
