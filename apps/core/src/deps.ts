@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import type { EventBus, Outbox } from "@signage/events";
 import type { IdGenerator } from "@signage/db";
-import type { TokenIssuer } from "@signage/auth";
+import type { TenantAccessChanges, TokenIssuer } from "@signage/auth";
 import type { Peers } from "@signage/runtime";
 
 export interface CoreLogger {
@@ -16,6 +16,8 @@ export interface CoreDeps {
   bus: EventBus;
   /** Events written in the transaction of the change they announce. */
   outbox: Outbox;
+  /** Told after each commit that changes a customer's access facts (the per-call check is cached). */
+  tenantAccess: TenantAccessChanges;
   newId: IdGenerator;
   issuer: TokenIssuer;
   logger: CoreLogger;

@@ -39,6 +39,7 @@ export const coreModule: ServiceModule = {
       knex: ctx.knex,
       bus: ctx.bus,
       outbox: ctx.outbox,
+      tenantAccess: ctx.tenantAccess,
       newId: ctx.newId,
       logger: ctx.logger,
       issuer: createTokenIssuer({ signingKeys: ctx.signingKeys, accessTtlSeconds: ACCESS_TTL_SECONDS }),

@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TenantUser, type TestPlatform } from "@signage/testing";
-import { publishQuickFilterUsage, type QuickFilterUserType } from "@signage/runtime";
+import { quickFilterUsageEvent, type QuickFilterUserType } from "@signage/runtime";
 import { coreModule } from "../src/module.js";
 
 let platform: TestPlatform;
@@ -55,7 +55,7 @@ const usageApplied = (quickFilterId: string, version: number) =>
   );
 
 const usage = (quickFilterId: string, usedByType: QuickFilterUserType, usedById: string, used: boolean, version: number) =>
-  publishQuickFilterUsage(platform.bus, { customerId: customerA, quickFilterId, usedByType, usedById, used, version });
+  platform.bus.publish(quickFilterUsageEvent({ customerId: customerA, quickFilterId, usedByType, usedById, used, version }));
 
 describe("quick filters: CRUD", () => {
   it("create answers the filter with its documented fields; readOnly is computed (false when unused)", async () => {

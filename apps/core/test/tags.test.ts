@@ -1,10 +1,10 @@
 // Tags over HTTP: document 2 "Tag" and the tag rows of "Teams, tags, users,
 // quick filters"; counts fed by `tags.changed` / `tags.resourceDeleted`
-// events as other services publish them (libs/runtime tags helpers).
+// events as other services' outbox relays publish them (built with the libs/runtime tags helpers).
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TenantUser, type TestPlatform } from "@signage/testing";
-import { publishTaggedResourceDeleted, publishTagsChanged, TAGS_CHANGED, type TagType } from "@signage/runtime";
+import { taggedResourceDeletedEvent, tagsChangedEvent, TAGS_CHANGED, type TagType } from "@signage/runtime";
 import { coreModule } from "../src/module.js";
 import { tagMaps } from "../src/tags/tag-repository.js";
 import { tenantScope } from "@signage/auth";
@@ -46,7 +46,7 @@ async function eventually(token: string, check: (body: any) => boolean) {
 }
 
 function tagged(customerId: number, tagType: TagType, resourceId: string, tags: string[], version: number, teamIds: string[] = []) {
-  return publishTagsChanged(platform.bus, { customerId, tagType, resourceId, tags, teamIds, version });
+  return platform.bus.publish(tagsChangedEvent({ customerId, tagType, resourceId, tags, teamIds, version }));
 }
 
 describe("tags", () => {
@@ -125,7 +125,7 @@ describe("tags", () => {
     await eventually(editorA.token, (b) => b.fileTags.dup?.count === 1);
 
     // Deletion removes the resource's tags; a change older than the deletion does not bring them back.
-    await publishTaggedResourceDeleted(platform.bus, { customerId: customerA, tagType: "FILE", resourceId: r2, version: 30 });
+    await platform.bus.publish(taggedResourceDeletedEvent({ customerId: customerA, tagType: "FILE", resourceId: r2, version: 30 }));
     await tagged(customerA, "FILE", r2, ["poster"], 25);
     await eventually(editorA.token, (b) => b.fileTags.poster === undefined && b.fileTags.summer?.count === 1);
   });
@@ -169,7 +169,7 @@ describe("tags", () => {
     expect(refused.status).toBe(409);
     expect(refused.body.key).toBe("tag.error.inUse");
 
-    await publishTaggedResourceDeleted(platform.bus, { customerId: customerA, tagType: "MESSAGE", resourceId: resource, version: 2 });
+    await platform.bus.publish(taggedResourceDeletedEvent({ customerId: customerA, tagType: "MESSAGE", resourceId: resource, version: 2 }));
     await eventually(editorA.token, (b) => b.messageTags.urgent?.count === 0);
     const deleted = await platform.http.delete("/api/tag", { token: editorA.token, query: { tag: "urgent", tagType: "MESSAGE" } });
     expect(deleted.status).toBe(204);

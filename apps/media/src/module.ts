@@ -2,7 +2,7 @@
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { Subscription } from "@signage/events";
 import { FileFolderService } from "@signage/contracts/signage/media/v1/file_folder_pb";
-import { afterCommit, createReplicaTenantDirectory, subscribeTenantReplica, type ServiceModule } from "@signage/runtime";
+import { createReplicaTenantDirectory, subscribeTenantReplica, type ServiceModule } from "@signage/runtime";
 import { fileFolderService } from "./folders/file-folder-service.js";
 import { ensureRootFolder } from "./folders/root-folder.js";
 import { FileService } from "@signage/contracts/signage/media/v1/file_pb";
@@ -16,7 +16,7 @@ import { mediaTeams } from "./teams/media-teams.js";
 import { BlobAccessService, FileUploadService } from "@signage/contracts/signage/media/v1/upload_pb";
 import { blobAccessService, createMediaStorage } from "./storage/index.js";
 import { fileUploadService, scheduleSessionSweep, type UploadDeps } from "./uploads/index.js";
-import { purgeTenantBlobs, purgeTenantRows } from "./files/tenant-purge.js";
+import { purgeTenantBlobsAfterCommit, purgeTenantRows } from "./files/tenant-purge.js";
 import { StorageUsageService } from "@signage/contracts/signage/media/v1/storage_usage_pb";
 import { storageUsageService } from "./storage-usage/index.js";
 
@@ -25,7 +25,7 @@ export const mediaModule: ServiceModule = {
   migrationsDir: new URL("../migrations/", import.meta.url),
   create(ctx) {
     let subscription: Subscription | undefined;
-    const teams = mediaTeams({ knex: ctx.knex, bus: ctx.bus, peers: ctx.peers });
+    const teams = mediaTeams({ knex: ctx.knex, bus: ctx.bus, peers: ctx.peers, outbox: ctx.outbox });
     const storage = createMediaStorage(ctx.env);
     const files = fileDepsOf(ctx, { teams: teams.hooks, urls: storage.urls, blobs: storage.blobs });
     const uploads: UploadDeps = { files, store: storage.store, storage, peers: ctx.peers };
@@ -43,12 +43,12 @@ export const mediaModule: ServiceModule = {
       },
       directory: createReplicaTenantDirectory(ctx.knex),
       async start() {
-        subscription = await subscribeTenantReplica(ctx.bus, ctx.knex, "media", {
+        subscription = await subscribeTenantReplica(ctx.bus, ctx.knex, "media", ctx.tenantAccess, {
           onCreated: (trx, customer) => ensureRootFolder(trx, customer.id, ctx.newId),
           // Every tenant row now (files/tenant-purge.ts), its bytes once the rows are committed gone.
           onDeleted: async (trx, customer) => {
             const blobs = await purgeTenantRows(trx, customer.id);
-            afterCommit(trx, () => purgeTenantBlobs(storage.store, blobs), (err) => ctx.logger.warn({ err, customerId: customer.id }, "blob cleanup after customer deletion failed"));
+            purgeTenantBlobsAfterCommit(trx, storage.store, blobs, (err) => ctx.logger.warn({ err, customerId: customer.id }, "blob cleanup after customer deletion failed"));
           },
         });
         await teams.start();

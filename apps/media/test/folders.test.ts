@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "@signage/platform";
 import { newId } from "@signage/db";
+import { createOutbox } from "@signage/events";
 import { startLibrary, type Library, type Tenant } from "./files-support.js";
 import { sweepOutdatedFiles } from "../src/validity/validity-sweep.js";
 import { teamsNotAvailable } from "../src/files/team-hooks.js";
@@ -190,7 +191,9 @@ describe("validity sweep", () => {
     const current = await lib.file(a, { fileFolderId: clean.id, validTo: now + 3_600_000 });
     const open = await lib.file(a, { fileFolderId: clean.id });
     const elsewhere = await lib.file(a, { fileFolderId: plain.id, validTo: now - 1000 });
-    const deps: FileDeps = { knex: lib.knex, bus: lib.platform.bus, newId, logger: createLogger({ name: "sweep-test", level: "silent" }), teams: teamsNotAvailable, blobs: leaveBlobsToDeletedEventConsumers, urls: noBlobUrlsYet };
+    // Not started: the media module's relay publishes what this outbox stores in the same table.
+    const outbox = createOutbox({ knex: lib.knex, bus: lib.platform.bus });
+    const deps: FileDeps = { knex: lib.knex, outbox, newId, logger: createLogger({ name: "sweep-test", level: "silent" }), teams: teamsNotAvailable, blobs: leaveBlobsToDeletedEventConsumers, urls: noBlobUrlsYet };
     const runs = await Promise.all([sweepOutdatedFiles(deps, now), sweepOutdatedFiles(deps, now), sweepOutdatedFiles(deps, now)]);
     expect(runs.reduce((n: number, r) => n + (r ?? 0), 0)).toBe(1);
     expect((await lib.knex("file").whereIn("id", [expired.id, current.id, open.id, elsewhere.id])).map((r: any) => r.id).sort()).toEqual([current.id, open.id, elsewhere.id].sort());

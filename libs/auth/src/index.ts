@@ -35,6 +35,7 @@ export {
   type TenantAccess,
   type TenantDirectory,
 } from "./scope/tenant-directory.js";
+export { createTenantAccessCache, tenantAccessCacheMs, type TenantAccessCache, type TenantAccessCacheOptions, type TenantAccessChanges } from "./scope/tenant-access-cache.js";
 
 export { generateTotpSecret, totpUri, verifyTotpCode, currentTotpCode, type TotpChecker } from "./totp/totp.js";
 export { captchaFromEnv, createRecaptchaVerifier, DEFAULT_RECAPTCHA_ENDPOINT, type CaptchaChecker, type RecaptchaVerifierOptions } from "./captcha.js";

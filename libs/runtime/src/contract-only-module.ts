@@ -19,7 +19,7 @@ export function contractOnlyModule(name: ServiceName, services: DescService[], m
         },
         directory: createReplicaTenantDirectory(ctx.knex),
         async start() {
-          subscription = await subscribeTenantReplica(ctx.bus, ctx.knex, name);
+          subscription = await subscribeTenantReplica(ctx.bus, ctx.knex, name, ctx.tenantAccess);
         },
         async stop() {
           await subscription?.stop();

@@ -4,7 +4,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import type { EventBus, Outbox } from "@signage/events";
 import type { IdGenerator } from "@signage/db";
-import type { CaptchaChecker, PublicKey, SigningKeys, TenantDirectory, TotpChecker } from "@signage/auth";
+import type { CaptchaChecker, PublicKey, SigningKeys, TenantAccessChanges, TenantDirectory, TotpChecker } from "@signage/auth";
 import type { Logger } from "@signage/platform";
 import type { Peers } from "./peers/peers.js";
 
@@ -24,6 +24,11 @@ export interface ModuleContext {
   env: Record<string, string | undefined>;
   /** Other services over RPC (in memory or over the network, by composition). */
   peers: Peers;
+  /**
+   * The per-call tenant access check is cached briefly (TENANT_ACCESS_CACHE_MS); whoever
+   * commits a change to a tenant's access facts reports it here, after the commit.
+   */
+  tenantAccess: TenantAccessChanges;
 }
 
 export interface ModuleInstance {

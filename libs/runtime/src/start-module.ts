@@ -2,7 +2,7 @@
 // (migrated), its handlers behind the tracing and auth interceptors, and the
 // health service. The caller decides how it is reached (port or in memory).
 import type { Tracer } from "@opentelemetry/api";
-import { captchaFromEnv, createAuthInterceptor, createTokenVerifier } from "@signage/auth";
+import { captchaFromEnv, createAuthInterceptor, createTenantAccessCache, createTokenVerifier, tenantAccessCacheMs } from "@signage/auth";
 import { createDatabase, newId, type Database } from "@signage/db";
 import { createOutbox, createOutboxTable, type EventBus } from "@signage/events";
 import { createService, serverTracingInterceptor, type Logger, type Service } from "@signage/platform";
@@ -39,6 +39,7 @@ export async function startModule(module: ServiceModule, infra: SharedInfra): Pr
   // Infrastructure table like knex's own migration table: every service schema has one.
   await createOutboxTable(db.knex);
   const outbox = createOutbox({ knex: db.knex, bus: infra.bus, logger });
+  const tenantAccess = createTenantAccessCache({ ttlMs: tenantAccessCacheMs(infra.env) });
   const instance = await module.create({
     knex: db.knex,
     bus: infra.bus,
@@ -49,6 +50,7 @@ export async function startModule(module: ServiceModule, infra: SharedInfra): Pr
     signingKeys: infra.keys.signingKeys,
     env: infra.env,
     peers: infra.peers ?? createPeers(() => undefined),
+    tenantAccess,
   });
   const verifier = createTokenVerifier({ publicKey: infra.keys.publicKey });
   const service = createService({
@@ -57,7 +59,7 @@ export async function startModule(module: ServiceModule, infra: SharedInfra): Pr
     register: instance.register,
     interceptors: [
       serverTracingInterceptor(infra.tracer),
-      createAuthInterceptor({ verifier, directory: instance.directory, totp: instance.totp, captcha: instance.captcha ?? captchaFromEnv(infra.env) }),
+      createAuthInterceptor({ verifier, directory: tenantAccess.wrap(instance.directory), totp: instance.totp, captcha: instance.captcha ?? captchaFromEnv(infra.env) }),
       listQueryErrorInterceptor,
     ],
     shutdownTimeoutMs: infra.shutdownTimeoutMs,

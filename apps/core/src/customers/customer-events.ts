@@ -1,6 +1,7 @@
 // Facts about customers other services replicate (tenant directory) or act on
 // (media creates the root file folder; every service deletes a deleted tenant's data).
 import type { Knex } from "knex";
+import type { TenantAccessChanges } from "@signage/auth";
 import type { Outbox } from "@signage/events";
 
 export const CustomerEvent = {
@@ -19,7 +20,15 @@ export interface CustomerEventData {
   expirationDate: number | null;
 }
 
-/** In the transaction of the change: the event is published once it commits, never if it rolls back. */
-export function enqueueCustomerEvent(outbox: Outbox, trx: Knex.Transaction, type: string, data: CustomerEventData) {
+/**
+ * In the transaction of the change: the event is published once it commits, never if it
+ * rolls back. Every change to a customer's access facts comes through here, so this is
+ * also where the cached access check hears of it, right after the commit.
+ */
+export function enqueueCustomerEvent(outbox: Outbox, changes: TenantAccessChanges, trx: Knex.Transaction, type: string, data: CustomerEventData) {
+  trx.executionPromise.then(
+    () => changes.changed(data.id),
+    () => undefined,
+  );
   return outbox.enqueue(trx, { type, customerId: data.id, data });
 }

@@ -54,7 +54,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
 
   /** The event goes out through the outbox, in the transaction of the change it announces. */
   async function announce(trx: Knex.Transaction, type: string, row: CustomerView) {
-    await enqueueCustomerEvent(outbox, trx, type, eventData(row));
+    await enqueueCustomerEvent(outbox, deps.tenantAccess, trx, type, eventData(row));
   }
 
   /** A change and its `customer.updated` event, committed together. */

@@ -7,7 +7,7 @@ import { applyFilter } from "@signage/query";
 import { fileResource } from "./file-resource.js";
 import { checkValidity, cleanTags } from "./file-repository.js";
 import { writeTenant } from "./caller.js";
-import { publishFileTagsAfterCommit, TAGGED_FILE_COLUMNS, type TaggedFileRow } from "./file-tag-events.js";
+import { enqueueFileTags, TAGGED_FILE_COLUMNS, type TaggedFileRow } from "./file-tag-events.js";
 import type { FileDeps } from "./file-deps.js";
 
 export type TagOperation = "add" | "remove" | "set";
@@ -28,14 +28,14 @@ const TAG_SQL: Record<TagOperation, string> = {
 };
 
 /** Returns the number of files changed. */
-export async function bulkTags(knex: Knex, deps: Pick<FileDeps, "bus" | "logger">, auth: AuthContext, operation: TagOperation, search: string | undefined, tags: readonly string[]): Promise<number> {
+export async function bulkTags(knex: Knex, deps: Pick<FileDeps, "outbox">, auth: AuthContext, operation: TagOperation, search: string | undefined, tags: readonly string[]): Promise<number> {
   const cleaned = cleanTags(tags);
   if (operation !== "set" && cleaned.length === 0) {
     throw serviceError(Code.InvalidArgument, "file.error.tagsRequired", "The body must be a non-empty array of tags", { parameter: "tags" });
   }
   return knex.transaction(async (trx) => {
     const rows = await matched(trx, auth, search).update({ tags: trx.raw(TAG_SQL[operation], [cleaned]), update_date: trx.fn.now() }, TAGGED_FILE_COLUMNS);
-    publishFileTagsAfterCommit(trx, deps, rows as TaggedFileRow[]);
+    await enqueueFileTags(trx, deps.outbox, rows as TaggedFileRow[]);
     return rows.length;
   });
 }

@@ -1,8 +1,10 @@
-// Deleting files: rows (and their team assignments) in the caller's transaction,
-// then, after commit, the `media.file.deleted` fact and the blob cleanup.
+// Deleting files: rows (and their team assignments) and the events announcing
+// it in the caller's transaction; the blobs after commit, since a blob store
+// cannot roll back (a rolled-back delete must still find its bytes).
 import type { Knex } from "knex";
-import { publishFilesDeleted, type DeletedFileBlob } from "./file-events.js";
-import { publishFilesUntagged } from "./file-tag-events.js";
+import type { OutboxPort } from "@signage/runtime";
+import { enqueueFilesDeleted, type DeletedFileBlob } from "./file-events.js";
+import { enqueueFilesUntagged } from "./file-tag-events.js";
 import type { FileDeps } from "./file-deps.js";
 import type { MediaTeamHooks } from "./team-hooks.js";
 
@@ -25,15 +27,20 @@ async function afterRowsDeleted(trx: Knex.Transaction, teams: MediaTeamHooks, ro
   return blobs;
 }
 
-/** After commit: tell the consumers (content drops references, storage drops bytes) and clean blobs. */
-export async function announceDeletedFiles(deps: Pick<FileDeps, "bus" | "blobs" | "logger">, customerId: number, blobs: DeletedFileBlob[], removeFromPlaylists: boolean): Promise<void> {
+/** In the deleting transaction: tell the consumers (content drops references, storage drops bytes, core's tag index). */
+export async function announceDeletedFiles(trx: Knex.Transaction, outbox: OutboxPort, customerId: number, blobs: DeletedFileBlob[], removeFromPlaylists: boolean): Promise<void> {
   if (blobs.length === 0) return;
-  await publishFilesDeleted(deps.bus, customerId, blobs, removeFromPlaylists);
-  await publishFilesUntagged(deps.bus, customerId, blobs.map((b) => b.fileId));
+  await enqueueFilesDeleted(outbox, trx, customerId, blobs, removeFromPlaylists);
+  await enqueueFilesUntagged(trx, outbox, customerId, blobs.map((b) => b.fileId));
+}
+
+/** After commit: the deleted files' bytes. */
+export async function removeDeletedBlobs(deps: Pick<FileDeps, "blobs" | "logger">, customerId: number, blobs: DeletedFileBlob[]): Promise<void> {
+  if (blobs.length === 0) return;
   try {
     await deps.blobs.deleteBlobs(blobs);
   } catch (error) {
-    // The rows are gone and the event is out; a leftover blob is garbage, not an API failure.
+    // The rows are gone and the event is stored; a leftover blob is garbage, not an API failure.
     deps.logger.warn({ err: error, customerId, count: blobs.length }, "blob cleanup failed after file delete");
   }
 }

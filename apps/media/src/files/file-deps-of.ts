@@ -8,7 +8,7 @@ import { teamsNotAvailable } from "./team-hooks.js";
 export function fileDepsOf(ctx: ModuleContext, overrides: Partial<FileDeps> = {}): FileDeps {
   return {
     knex: ctx.knex,
-    bus: ctx.bus,
+    outbox: ctx.outbox,
     newId: ctx.newId,
     logger: ctx.logger,
     teams: teamsNotAvailable,

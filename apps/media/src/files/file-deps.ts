@@ -1,15 +1,15 @@
 // What the file and folder operations need, passed in by the module.
 import type { Knex } from "knex";
-import type { EventBus } from "@signage/events";
 import type { IdGenerator } from "@signage/db";
 import type { Logger } from "@signage/platform";
-import type { QuickFilterResolver } from "@signage/runtime";
+import type { OutboxPort, QuickFilterResolver } from "@signage/runtime";
 import type { MediaTeamHooks } from "./team-hooks.js";
 import type { BlobCleanup, BlobUrls } from "./blob-cleanup.js";
 
 export interface FileDeps {
   knex: Knex;
-  bus: EventBus;
+  /** Every event about a change is enqueued in that change's transaction (never published after commit). */
+  outbox: OutboxPort;
   newId: IdGenerator;
   logger: Logger;
   teams: MediaTeamHooks;

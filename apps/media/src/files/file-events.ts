@@ -1,7 +1,9 @@
-// Facts media publishes about files, for the services that reference them
+// Facts media announces about files, for the services that reference them
 // (content/playlists in core swap or drop references; storage drops blobs).
-// Published after the transaction commits, never for a rolled-back change.
-import type { EventBus } from "@signage/events";
+// Enqueued in the transaction of the change through the outbox: published
+// after it commits, never for a rolled-back change, not lost in a crash.
+import type { Knex } from "knex";
+import type { OutboxPort } from "@signage/runtime";
 
 export const FILE_DELETED = "media.file.deleted";
 export const FILE_REPLACED = "media.file.replaced";
@@ -33,15 +35,16 @@ export interface FileReplacedData {
 
 export type TeamAssignmentMode = "MERGE" | "OVERWRITE" | "KEEP_TARGET";
 
-export async function publishFilesDeleted(bus: EventBus, customerId: number, blobs: DeletedFileBlob[], removeFromPlaylists: boolean): Promise<void> {
-  if (blobs.length === 0) return;
-  // Large folder deletes go out in slices so no single message grows without bound.
-  for (let i = 0; i < blobs.length; i += 500) {
-    const slice = blobs.slice(i, i + 500);
-    await bus.publish<FileDeletedData>({ type: FILE_DELETED, customerId, data: { fileIds: slice.map((b) => b.fileId), removeFromPlaylists, blobs: slice } });
+/** A `media.file.deleted` event carries at most this many files, so no single message grows without bound. */
+export const FILE_DELETED_SLICE = 500;
+
+export async function enqueueFilesDeleted(outbox: OutboxPort, trx: Knex.Transaction, customerId: number, blobs: DeletedFileBlob[], removeFromPlaylists: boolean): Promise<void> {
+  for (let i = 0; i < blobs.length; i += FILE_DELETED_SLICE) {
+    const slice = blobs.slice(i, i + FILE_DELETED_SLICE);
+    await outbox.enqueue<FileDeletedData>(trx, { type: FILE_DELETED, customerId, data: { fileIds: slice.map((b) => b.fileId), removeFromPlaylists, blobs: slice } });
   }
 }
 
-export async function publishFileReplaced(bus: EventBus, customerId: number, data: FileReplacedData): Promise<void> {
-  await bus.publish<FileReplacedData>({ type: FILE_REPLACED, customerId, data });
+export async function enqueueFileReplaced(outbox: OutboxPort, trx: Knex.Transaction, customerId: number, data: FileReplacedData): Promise<void> {
+  await outbox.enqueue<FileReplacedData>(trx, { type: FILE_REPLACED, customerId, data });
 }

@@ -1,16 +1,17 @@
 // "A replace operation swaps all references from one file to another."
 // Media owns no references: it checks both files, applies the team assignment
-// mode, optionally deletes the old file, and publishes `media.file.replaced`
-// for the services that hold references (content, playlists, channels).
+// mode, optionally deletes the old file, and announces `media.file.replaced`
+// (through the outbox, in the replace's transaction) for the services that
+// hold references (content, playlists, channels).
 // Used by `PUT /api/file/replaceFileReference` and by uploads with `fileIdToReplace`.
 import { Code } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import { serviceError } from "@signage/auth";
 import { requireFile } from "./file-repository.js";
-import { deleteFileRows, announceDeletedFiles } from "./file-delete.js";
-import { publishFileReplaced, type DeletedFileBlob, type FileReplacedData, type TeamAssignmentMode } from "./file-events.js";
+import { announceDeletedFiles, deleteFileRows, removeDeletedBlobs } from "./file-delete.js";
+import { enqueueFileReplaced, type DeletedFileBlob, type TeamAssignmentMode } from "./file-events.js";
+import { announceFileTags } from "./file-tag-events.js";
 import type { FileDeps } from "./file-deps.js";
-import type { MediaTeamHooks } from "./team-hooks.js";
 
 export interface ReplaceFileInput {
   customerId: number;
@@ -25,35 +26,33 @@ export interface ReplaceFileInput {
 
 export interface ReplaceOutcome {
   customerId: number;
-  replaced: FileReplacedData;
+  /** The old file's blobs when removeOldFile; remove them with removeDeletedBlobs after commit. */
   deleted: DeletedFileBlob[];
 }
 
-/** Checks and applies a replace in the caller's transaction; publish with announceReplace after commit. */
-export async function replaceFileInTransaction(trx: Knex.Transaction, teams: MediaTeamHooks, input: ReplaceFileInput): Promise<ReplaceOutcome> {
+/**
+ * Checks and applies a replace in the caller's transaction, with its events: the
+ * replacement first (references move), then the old file's deletion.
+ */
+export async function replaceFileInTransaction(trx: Knex.Transaction, deps: Pick<FileDeps, "teams" | "outbox">, input: ReplaceFileInput): Promise<ReplaceOutcome> {
   if (input.fileIdToReplace === input.sourceFileId) {
     throw serviceError(Code.InvalidArgument, "file.error.replaceSameFile", "fileIdToReplace and sourceFileId must be different files", { fileId: input.sourceFileId });
   }
+  const { teams, outbox } = deps;
   const mode = input.teamAssignmentMode ?? "MERGE";
   await requireFile(trx, input.customerId, input.fileIdToReplace, true);
   await requireFile(trx, input.customerId, input.sourceFileId, true);
   await teams.applyReplace(trx, input.fileIdToReplace, input.sourceFileId, mode);
+  // MERGE / OVERWRITE may change the source file's teams: core's tag index follows.
+  if (mode !== "KEEP_TARGET") await announceFileTags(trx, outbox, [input.sourceFileId]);
+  await enqueueFileReplaced(outbox, trx, input.customerId, { fileIdToReplace: input.fileIdToReplace, sourceFileId: input.sourceFileId, removeOldFile: input.removeOldFile, teamAssignmentMode: mode });
   const deleted = input.removeOldFile ? await deleteFileRows(trx, teams, input.customerId, [input.fileIdToReplace]) : [];
-  return {
-    customerId: input.customerId,
-    replaced: { fileIdToReplace: input.fileIdToReplace, sourceFileId: input.sourceFileId, removeOldFile: input.removeOldFile, teamAssignmentMode: mode },
-    deleted,
-  };
-}
-
-/** After commit: the replacement first (references move), then the old file's deletion. */
-export async function announceReplace(deps: Pick<FileDeps, "bus" | "blobs" | "logger">, outcome: ReplaceOutcome): Promise<void> {
-  await publishFileReplaced(deps.bus, outcome.customerId, outcome.replaced);
-  await announceDeletedFiles(deps, outcome.customerId, outcome.deleted, false);
+  await announceDeletedFiles(trx, outbox, input.customerId, deleted, false);
+  return { customerId: input.customerId, deleted };
 }
 
 /** The whole replace in its own transaction (the replaceFileReference RPC). */
 export async function replaceFile(deps: FileDeps, input: ReplaceFileInput): Promise<void> {
-  const outcome = await deps.knex.transaction((trx) => replaceFileInTransaction(trx, deps.teams, input));
-  await announceReplace(deps, outcome);
+  const outcome = await deps.knex.transaction((trx) => replaceFileInTransaction(trx, deps, input));
+  await removeDeletedBlobs(deps, outcome.customerId, outcome.deleted);
 }

@@ -1,9 +1,8 @@
 // Core's tag index counts file tags from `tags.changed` / `tags.resourceDeleted`
-// (libs/runtime/src/tags): the full tag set of each changed file, after commit.
+// (libs/runtime/src/tags): the full tag set of each changed file, enqueued in
+// the transaction that changed it (published by the outbox after commit).
 import type { Knex } from "knex";
-import type { EventBus } from "@signage/events";
-import type { Logger } from "@signage/platform";
-import { afterCommit, publishTaggedResourceDeleted, publishTagsChanged } from "@signage/runtime";
+import { enqueueTaggedResourceDeleted, enqueueTagsChanged, type OutboxPort } from "@signage/runtime";
 
 export interface TaggedFileRow {
   id: string;
@@ -16,22 +15,29 @@ export interface TaggedFileRow {
 /** Columns to `returning(...)` from an update so the events can be built. */
 export const TAGGED_FILE_COLUMNS = ["id", "customer_id", "tags", "team_ids", "update_date"];
 
-export function publishFileTagsAfterCommit(trx: Knex.Transaction, deps: { bus: EventBus; logger: Logger }, rows: TaggedFileRow[]): void {
-  if (rows.length === 0) return;
-  afterCommit(trx, async () => {
-    for (const row of rows) {
-      await publishTagsChanged(deps.bus, { customerId: Number(row.customer_id), tagType: "FILE", resourceId: row.id, tags: row.tags, teamIds: row.team_ids ?? [], version: row.update_date });
-    }
-  }, (e) => deps.logger.warn({ err: e }, "tags.changed publish failed"));
+/** `tags.changed` for each row as `trx` wrote it. */
+export async function enqueueFileTags(trx: Knex.Transaction, outbox: OutboxPort, rows: TaggedFileRow[]): Promise<void> {
+  for (const row of rows) {
+    await enqueueTagsChanged(outbox, trx, { customerId: Number(row.customer_id), tagType: "FILE", resourceId: row.id, tags: row.tags, teamIds: row.team_ids ?? [], version: row.update_date });
+  }
 }
 
-/** New files (uploads): their tag sets and team ids as written in `trx`, announced once it commits. */
-export async function announceNewFileTags(trx: Knex.Transaction, deps: { bus: EventBus; logger: Logger }, fileIds: readonly string[]): Promise<void> {
+/**
+ * Files created (uploads) or re-assigned to teams (assignment updates, team.deleted,
+ * replace): their tag sets and team ids as written in `trx`. Untagged files are
+ * left out; core's index holds nothing for them. Team changes keep update_date,
+ * so the version repeats the last tag change's: core applies an equal version.
+ */
+export async function announceFileTags(trx: Knex.Transaction, outbox: OutboxPort, fileIds: readonly string[]): Promise<void> {
   if (fileIds.length === 0) return;
   const rows: TaggedFileRow[] = await trx("file").whereIn("id", [...fileIds]).select(TAGGED_FILE_COLUMNS);
-  publishFileTagsAfterCommit(trx, deps, rows.filter((r) => r.tags.length > 0));
+  await enqueueFileTags(trx, outbox, rows.filter((r) => r.tags.length > 0));
 }
 
-export async function publishFilesUntagged(bus: EventBus, customerId: number, fileIds: string[]): Promise<void> {
-  for (const resourceId of fileIds) await publishTaggedResourceDeleted(bus, { customerId, tagType: "FILE", resourceId });
+/** The uploads' name for announceFileTags. */
+export const announceNewFileTags = announceFileTags;
+
+/** Deleted files leave core's tag index: one tombstone each, in the deleting transaction. */
+export async function enqueueFilesUntagged(trx: Knex.Transaction, outbox: OutboxPort, customerId: number, fileIds: readonly string[]): Promise<void> {
+  for (const resourceId of fileIds) await enqueueTaggedResourceDeleted(outbox, trx, { customerId, tagType: "FILE", resourceId });
 }

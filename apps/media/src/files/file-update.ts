@@ -5,7 +5,7 @@ import type { File, FileUpdate } from "@signage/contracts/signage/media/v1/file_
 import { checkFileName, checkValidity, cleanTags, requireFile } from "./file-repository.js";
 import { readFile } from "./file-list.js";
 import type { FileDeps } from "./file-deps.js";
-import { publishFileTagsAfterCommit, TAGGED_FILE_COLUMNS, type TaggedFileRow } from "./file-tag-events.js";
+import { enqueueFileTags, TAGGED_FILE_COLUMNS, type TaggedFileRow } from "./file-tag-events.js";
 
 const num = (v: string | number | null) => (v === null ? null : Number(v));
 
@@ -30,7 +30,7 @@ export async function updateFile(ctx: HandlerContext, deps: FileDeps, fileId: st
     if (update?.muted !== undefined) columns.muted = update.muted;
     if (Object.keys(columns).length) {
       const updated = await trx("file").where({ id: row.id }).update({ ...columns, update_date: trx.fn.now() }, TAGGED_FILE_COLUMNS);
-      if (columns.tags) publishFileTagsAfterCommit(trx, deps, updated as TaggedFileRow[]);
+      if (columns.tags) await enqueueFileTags(trx, deps.outbox, updated as TaggedFileRow[]);
     }
   });
   return readFile(ctx, deps, fileId);

@@ -54,6 +54,18 @@ async function strayBlobKeys(trx: Knex.Transaction, customerId: number): Promise
   return (rows as { k: string }[]).map((r) => r.k);
 }
 
+/**
+ * Once `trx` (which purged the rows) committed: purgeTenantBlobs. Never after a
+ * rollback, where the rows still point at the bytes; failures go to `onError`
+ * (the rows are gone, a leftover blob is garbage, and the event is consumed).
+ */
+export function purgeTenantBlobsAfterCommit(trx: Knex.Transaction, store: BlobStore, blobs: TenantBlobs, onError: (e: unknown) => void): void {
+  trx.executionPromise.then(
+    () => purgeTenantBlobs(store, blobs).catch(onError),
+    () => undefined,
+  );
+}
+
 /** After commit: aborts the open uploads and deletes every blob of the customer. */
 export async function purgeTenantBlobs(store: BlobStore, blobs: TenantBlobs): Promise<void> {
   for (const upload of blobs.uploads) await store.multipart.abort(upload.key, upload.uploadId);

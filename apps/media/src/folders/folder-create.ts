@@ -4,7 +4,7 @@
 import { Code, type HandlerContext } from "@connectrpc/connect";
 import { requireAuth, serviceError } from "@signage/auth";
 import { assertMayCreateInRoot } from "./root-creation.js";
-import { publishQuickFilterUsageAfterCommit } from "@signage/runtime";
+import { enqueueQuickFilterUsage } from "@signage/runtime";
 import type { FileFolder } from "@signage/contracts/signage/media/v1/file_folder_pb";
 import { writeTenant } from "../files/caller.js";
 import { parseTeamIds } from "../files/team-hooks.js";
@@ -64,7 +64,7 @@ export async function createFolder(ctx: HandlerContext, deps: FileDeps, input: N
     });
     await deps.teams.assignOnCreate(trx, "fileFolder", id, customerId, assignments, input.inheritParentTeams ? parent.id : undefined);
     // Core refuses to delete a quick filter a filtered folder uses.
-    if (filtered) publishQuickFilterUsageAfterCommit(trx, deps.bus, { customerId, quickFilterId: input.quickFilterId!.trim(), usedByType: "FILE_FOLDER", usedById: id, used: true });
+    if (filtered) await enqueueQuickFilterUsage(deps.outbox, trx, { customerId, quickFilterId: input.quickFilterId!.trim(), usedByType: "FILE_FOLDER", usedById: id, used: true });
   });
   // The quick filter id itself is checked by core when the folder's files are listed (quickFilter.error.notFound).
   return readFolder(ctx, deps, id);

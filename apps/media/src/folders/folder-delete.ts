@@ -1,12 +1,12 @@
 // "Folder deletion removes every contained folder and file recursively." The root
 // "cannot be deleted". Single deletes and removeBatch share one transaction shape:
-// rows first, events and blob cleanup after commit.
+// rows and the events announcing them (outbox) together, blob cleanup after commit.
 import { Code, type HandlerContext } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import { requireAuth, serviceError, type AuthContext } from "@signage/auth";
-import { publishQuickFilterUsageAfterCommit } from "@signage/runtime";
+import { enqueueQuickFilterUsage } from "@signage/runtime";
 import { writeTenant } from "../files/caller.js";
-import { announceDeletedFiles, deleteFileRows, deleteFilesUnder } from "../files/file-delete.js";
+import { announceDeletedFiles, deleteFileRows, deleteFilesUnder, removeDeletedBlobs } from "../files/file-delete.js";
 import { requireFile } from "../files/file-repository.js";
 import type { DeletedFileBlob } from "../files/file-events.js";
 import type { FileDeps } from "../files/file-deps.js";
@@ -29,7 +29,7 @@ export async function deleteFolderTree(trx: Knex.Transaction, deps: FileDeps, fo
     .returning(["id", "quick_filter_id"]);
   await deps.teams.removeAll(trx, "fileFolder", folders.map((f) => f.id));
   for (const f of folders) {
-    if (f.quick_filter_id) publishQuickFilterUsageAfterCommit(trx, deps.bus, { customerId, quickFilterId: f.quick_filter_id, usedByType: "FILE_FOLDER", usedById: f.id, used: false });
+    if (f.quick_filter_id) await enqueueQuickFilterUsage(deps.outbox, trx, { customerId, quickFilterId: f.quick_filter_id, usedByType: "FILE_FOLDER", usedById: f.id, used: false });
   }
   return blobs;
 }
@@ -39,9 +39,12 @@ export async function deleteFolder(ctx: HandlerContext, deps: FileDeps, folderId
   const { customerId, blobs } = await deps.knex.transaction(async (trx) => {
     const folder = await requireFolder(trx, auth.scope, folderId, true);
     await deps.teams.assertWritable(trx, auth, "fileFolder", [folder.id]);
-    return { customerId: customerIdOf(folder), blobs: await deleteFolderTree(trx, deps, folder) };
+    const customerId = customerIdOf(folder);
+    const blobs = await deleteFolderTree(trx, deps, folder);
+    await announceDeletedFiles(trx, deps.outbox, customerId, blobs, removeFromPlaylists);
+    return { customerId, blobs };
   });
-  await announceDeletedFiles(deps, customerId, blobs, removeFromPlaylists);
+  await removeDeletedBlobs(deps, customerId, blobs);
 }
 
 export async function deleteFile(ctx: HandlerContext, deps: FileDeps, fileId: string, removeFromPlaylists: boolean): Promise<void> {
@@ -50,9 +53,11 @@ export async function deleteFile(ctx: HandlerContext, deps: FileDeps, fileId: st
     const file = await requireFile(trx, auth.scope, fileId, true);
     await deps.teams.assertWritable(trx, auth, "file", [file.id]);
     const customerId = Number(file.customer_id);
-    return { customerId, blobs: await deleteFileRows(trx, deps.teams, customerId, [file.id]) };
+    const blobs = await deleteFileRows(trx, deps.teams, customerId, [file.id]);
+    await announceDeletedFiles(trx, deps.outbox, customerId, blobs, removeFromPlaylists);
+    return { customerId, blobs };
   });
-  await announceDeletedFiles(deps, customerId, blobs, removeFromPlaylists);
+  await removeDeletedBlobs(deps, customerId, blobs);
 }
 
 export interface BatchInput {
@@ -64,8 +69,12 @@ export interface BatchInput {
 export async function removeBatch(ctx: HandlerContext, deps: FileDeps, batch: BatchInput, removeFromPlaylists: boolean): Promise<void> {
   const auth = requireAuth(ctx);
   const customerId = writeTenant(auth);
-  const blobs = await deps.knex.transaction(async (trx) => removeBatchInTransaction(trx, deps, auth, customerId, batch));
-  await announceDeletedFiles(deps, customerId, blobs, removeFromPlaylists);
+  const blobs = await deps.knex.transaction(async (trx) => {
+    const deleted = await removeBatchInTransaction(trx, deps, auth, customerId, batch);
+    await announceDeletedFiles(trx, deps.outbox, customerId, deleted, removeFromPlaylists);
+    return deleted;
+  });
+  await removeDeletedBlobs(deps, customerId, blobs);
 }
 
 async function removeBatchInTransaction(trx: Knex.Transaction, deps: FileDeps, auth: AuthContext, customerId: number, batch: BatchInput): Promise<DeletedFileBlob[]> {

@@ -2,7 +2,8 @@
 // TeamAssignmentService core calls, and the two documented
 // `updateTeamAssignments` routes), the team port files and folders call
 // (create / delete / write checks / list visibility), and the replica of core's
-// team facts with the team.deleted cleanup.
+// team facts with the team.deleted cleanup. Every change of a file's teams
+// re-announces its tags (with the new team ids) for core's per-team tag map.
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import type { EventBus, Subscription } from "@signage/events";
@@ -16,9 +17,12 @@ import {
   teamAssignmentService,
   teamResourceTables,
   updateResourceTeams,
+  type OutboxPort,
   type Peers,
   type TeamAssignmentDeps,
+  type TeamResourceTable,
 } from "@signage/runtime";
+import { announceFileTags } from "../files/file-tag-events.js";
 import { mediaTeamHooks, type MediaTeamHooksWithAccess } from "./media-team-hooks.js";
 
 export const MEDIA_TEAM_TABLES = teamResourceTables([
@@ -34,11 +38,14 @@ export interface MediaTeams {
   stop(): Promise<void>;
 }
 
-export function mediaTeams(input: { knex: Knex; bus: EventBus; peers: Peers }): MediaTeams {
+export function mediaTeams(input: { knex: Knex; bus: EventBus; peers: Peers; outbox: OutboxPort }): MediaTeams {
   const { knex } = input;
   let subscription: Subscription | undefined;
   const facts = replicaTeamFacts(knex);
-  const deps: TeamAssignmentDeps = { knex, tables: MEDIA_TEAM_TABLES, teams: replicaTeamDirectory(knex, input.peers), access: createTeamAccessResolver(facts) };
+  // In the transaction of the assignment change (folders carry no tags).
+  const onWritten = (trx: Knex.Transaction, table: TeamResourceTable, ids: readonly string[]) =>
+    table.resourceType === "file" ? announceFileTags(trx, input.outbox, ids) : Promise.resolve();
+  const deps: TeamAssignmentDeps = { knex, tables: MEDIA_TEAM_TABLES, teams: replicaTeamDirectory(knex, input.peers), access: createTeamAccessResolver(facts), onWritten };
 
   return {
     register(router) {
@@ -50,7 +57,7 @@ export function mediaTeams(input: { knex: Knex; bus: EventBus; peers: Peers }): 
     },
     hooks: mediaTeamHooks(MEDIA_TEAM_TABLES, facts),
     async start() {
-      subscription = await subscribeTeamReplica(input.bus, knex, "media", { tables: MEDIA_TEAM_TABLES });
+      subscription = await subscribeTeamReplica(input.bus, knex, "media", { tables: MEDIA_TEAM_TABLES, onWritten });
     },
     async stop() {
       await subscription?.stop();

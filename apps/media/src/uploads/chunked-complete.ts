@@ -100,7 +100,7 @@ export async function completeUpload(uploadId: string, ctx: HandlerContext, deps
         storageKey: session.storage_key,
       }, newId);
       await teams.assignOnCreate(trx, "file", session.file_id, customerId, parseTeamIds(session.team_ids ?? undefined));
-      await announceNewFileTags(trx, deps.files, [session.file_id]);
+      await announceNewFileTags(trx, deps.files.outbox, [session.file_id]);
       await deleteSession(trx, session.id);
     });
   } catch (err) {

@@ -12,7 +12,8 @@ import type { UploadFilesRequest } from "@signage/contracts/signage/media/v1/upl
 import { writeTenant } from "../files/caller.js";
 import { checkValidity, insertFile, requireFile } from "../files/file-repository.js";
 import { readFile } from "../files/file-list.js";
-import { announceReplace, replaceFileInTransaction, type ReplaceOutcome } from "../files/file-replace.js";
+import { replaceFileInTransaction, type ReplaceOutcome } from "../files/file-replace.js";
+import { removeDeletedBlobs } from "../files/file-delete.js";
 import { parseTeamIds } from "../files/team-hooks.js";
 import { requireStoredFolder } from "../folders/folder-repository.js";
 import { fileBlobKey, thumbnailBlobKey } from "../storage/blob-keys.js";
@@ -129,14 +130,14 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
         await teams.assignOnCreate(trx, "file", f.id, customerId, assignments, q.inheritParentTeams ? (q.parentId || undefined) : undefined);
       }
       // Core's tag index counts the new files' tags (with their teams, for restricted callers).
-      await announceNewFileTags(trx, deps.files, files.map((f) => f.id));
+      await announceNewFileTags(trx, deps.files.outbox, files.map((f) => f.id));
       let replaced: ReplaceOutcome | undefined;
       if (q.fileIdToReplace) {
-        replaced = await replaceFileInTransaction(trx, teams, { customerId, fileIdToReplace: q.fileIdToReplace, sourceFileId: files[0].id, removeOldFile: q.removeOldFile ?? false });
+        replaced = await replaceFileInTransaction(trx, deps.files, { customerId, fileIdToReplace: q.fileIdToReplace, sourceFileId: files[0].id, removeOldFile: q.removeOldFile ?? false });
       }
       return replaced;
     });
-    if (outcome) await announceReplace(deps.files, outcome);
+    if (outcome) await removeDeletedBlobs(deps.files, outcome.customerId, outcome.deleted);
   } catch (err) {
     await deps.storage.blobs.deleteKeys([...files.map((f) => f.key), ...previews.map((p) => p.key)]).catch(() => undefined);
     throw err;

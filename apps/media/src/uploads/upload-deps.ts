@@ -5,7 +5,7 @@ import type { FileDeps } from "../files/file-deps.js";
 import type { MediaStorage } from "../storage/media-storage.js";
 
 export interface UploadDeps {
-  /** The file operations' deps (knex, bus, teams, blobs, urls, newId, logger). */
+  /** The file operations' deps (knex, outbox, teams, blobs, urls, newId, logger). */
   files: FileDeps;
   store: BlobStore;
   storage: MediaStorage;

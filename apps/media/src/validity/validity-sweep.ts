@@ -3,9 +3,10 @@
 // several replicas: a transaction-scoped advisory lock lets one sweep run at a
 // time (the others skip the round), and rows are taken FOR UPDATE SKIP LOCKED so
 // a file busy in a user's transaction waits for the next round. Idempotent: a
-// deleted file is gone, so a second run finds nothing.
+// deleted file is gone, so a second run finds nothing. The deletions are
+// announced in the batch's transaction (outbox), the blobs removed after it.
 import type { Knex } from "knex";
-import { announceDeletedFiles } from "../files/file-delete.js";
+import { announceDeletedFiles, removeDeletedBlobs } from "../files/file-delete.js";
 import type { DeletedFileBlob } from "../files/file-events.js";
 import type { FileDeps } from "../files/file-deps.js";
 
@@ -19,7 +20,7 @@ export async function sweepOutdatedFiles(deps: FileDeps, now: number = Date.now(
     if (batch === null) return total === 0 ? null : total;
     for (const [customerId, blobs] of batch) {
       total += blobs.length;
-      await announceDeletedFiles(deps, customerId, blobs, false);
+      await removeDeletedBlobs(deps, customerId, blobs);
     }
     if ([...batch.values()].reduce((n, b) => n + b.length, 0) < BATCH) return total;
   }
@@ -44,6 +45,7 @@ async function deleteOneBatch(trx: Knex.Transaction, deps: FileDeps, now: number
   }
   const ids = [...byCustomer.values()].flat().map((b) => b.fileId);
   if (ids.length) await deps.teams.removeAll(trx, "file", ids);
+  for (const [customerId, blobs] of byCustomer) await announceDeletedFiles(trx, deps.outbox, customerId, blobs, false);
   return byCustomer;
 }
 

@@ -3,8 +3,8 @@ export { coreQuickFilters, type QuickFilterResolver } from "./resolver.js";
 export {
   QUICK_FILTER_USAGE_CHANGED,
   QUICK_FILTER_USER_TYPES,
-  publishQuickFilterUsage,
-  publishQuickFilterUsageAfterCommit,
+  quickFilterUsageEvent,
+  enqueueQuickFilterUsage,
   type QuickFilterUsage,
   type QuickFilterUsageChangedData,
   type QuickFilterUserType,

@@ -1,14 +1,15 @@
 // Core refuses to delete a quick filter while something uses it (channels,
 // sub-channels, data sources, filtered folders), and computes `readOnly` from
 // channel / sub-channel use. The services owning those users tell core by
-// event, so the check needs no fan-out: publish `quickFilter.usage.changed`
-// with used=true when a user starts using the filter (e.g. a filtered folder
-// is created) and used=false when it stops (deleted, or switched to another
-// filter: one event per filter). Idempotent: core keeps one row per
+// event, so the check needs no fan-out: enqueue `quickFilter.usage.changed`
+// in the transaction that changes the user (its outbox publishes it after
+// commit), with used=true when a user starts using the filter (e.g. a filtered
+// folder is created) and used=false when it stops (deleted, or switched to
+// another filter: one event per filter). Idempotent: core keeps one row per
 // (quickFilterId, usedByType, usedById) and applies the newest `version`.
 import type { Knex } from "knex";
-import type { EventBus } from "@signage/events";
-import { afterCommit } from "../tags/tag-events.js";
+import type { PublishInput } from "@signage/events";
+import type { OutboxPort } from "../tags/outbox-port.js";
 
 export const QUICK_FILTER_USAGE_CHANGED = "quickFilter.usage.changed";
 
@@ -35,7 +36,7 @@ export interface QuickFilterUsage {
   version?: number | Date;
 }
 
-export function publishQuickFilterUsage(bus: EventBus, usage: QuickFilterUsage): Promise<unknown> {
+export function quickFilterUsageEvent(usage: QuickFilterUsage): PublishInput<QuickFilterUsageChangedData> {
   const version = usage.version instanceof Date ? usage.version.getTime() : (usage.version ?? Date.now());
   const data: QuickFilterUsageChangedData = {
     quickFilterId: usage.quickFilterId,
@@ -44,10 +45,10 @@ export function publishQuickFilterUsage(bus: EventBus, usage: QuickFilterUsage):
     used: usage.used,
     version,
   };
-  return bus.publish({ type: QUICK_FILTER_USAGE_CHANGED, customerId: usage.customerId, data });
+  return { type: QUICK_FILTER_USAGE_CHANGED, customerId: usage.customerId, data };
 }
 
-/** publishQuickFilterUsage once `trx` committed (e.g. in the filtered folder's create / delete). */
-export function publishQuickFilterUsageAfterCommit(trx: Knex.Transaction, bus: EventBus, usage: QuickFilterUsage, onError?: (e: unknown) => void): void {
-  afterCommit(trx, () => publishQuickFilterUsage(bus, usage), onError);
+/** Stores the usage change in `trx` (e.g. the filtered folder's create / delete); published after commit. Returns the event id. */
+export function enqueueQuickFilterUsage(outbox: OutboxPort, trx: Knex.Transaction, usage: QuickFilterUsage): Promise<string> {
+  return outbox.enqueue(trx, quickFilterUsageEvent(usage));
 }

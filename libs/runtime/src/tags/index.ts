@@ -3,11 +3,13 @@ export { TAG_MAX_LENGTH, tagFormatProblem, isValidTag } from "./tag-format.js";
 export {
   TAGS_CHANGED,
   TAGS_RESOURCE_DELETED,
-  publishTagsChanged,
-  publishTaggedResourceDeleted,
-  afterCommit,
+  tagsChangedEvent,
+  taggedResourceDeletedEvent,
+  enqueueTagsChanged,
+  enqueueTaggedResourceDeleted,
   type TagsChangedData,
   type TagsResourceDeletedData,
   type TaggedResourceState,
   type TaggedResourceDeletion,
 } from "./tag-events.js";
+export type { OutboxPort } from "./outbox-port.js";

@@ -1,14 +1,17 @@
 // The event contract that keeps core's per-tenant tag index (tag counts of
 // `GET /api/tag`) current without fan-out: every service that owns tagged
-// resources publishes the resource's FULL current tag set and team ids after
-// each change, and a tombstone when the resource is deleted.
+// resources announces the resource's FULL current tag set and team ids with
+// each change, and a tombstone when the resource is deleted. Both go through
+// the service's outbox in the transaction of the change, so a crash between
+// commit and publish loses nothing and a rollback announces nothing.
 //
 // Idempotent and order-tolerant: each event carries `version` (the resource's
 // updatedAt in ms, or any number that grows with each change of the resource);
 // core ignores an event older than what it already holds, and a deletion wins
 // over a change of the same version. Redelivery is harmless (full state).
 import type { Knex } from "knex";
-import type { EventBus } from "@signage/events";
+import type { PublishInput } from "@signage/events";
+import type { OutboxPort } from "./outbox-port.js";
 import type { TagType } from "./tag-types.js";
 
 export const TAGS_CHANGED = "tags.changed";
@@ -54,8 +57,8 @@ function versionOf(v: number | Date | undefined): number {
   return v ?? Date.now();
 }
 
-/** Publishes `tags.changed` for one resource (its full current tags and teams). */
-export function publishTagsChanged(bus: EventBus, state: TaggedResourceState): Promise<unknown> {
+/** The `tags.changed` event of one resource (its full current tags and teams). */
+export function tagsChangedEvent(state: TaggedResourceState): PublishInput<TagsChangedData> {
   const data: TagsChangedData = {
     tagType: state.tagType,
     resourceId: state.resourceId,
@@ -63,23 +66,21 @@ export function publishTagsChanged(bus: EventBus, state: TaggedResourceState): P
     teamIds: [...new Set(state.teamIds ?? [])],
     version: versionOf(state.version),
   };
-  return bus.publish({ type: TAGS_CHANGED, customerId: state.customerId, data });
+  return { type: TAGS_CHANGED, customerId: state.customerId, data };
 }
 
-/** Publishes `tags.resourceDeleted` for one resource. */
-export function publishTaggedResourceDeleted(bus: EventBus, deletion: TaggedResourceDeletion): Promise<unknown> {
+/** The `tags.resourceDeleted` event of one resource. */
+export function taggedResourceDeletedEvent(deletion: TaggedResourceDeletion): PublishInput<TagsResourceDeletedData> {
   const data: TagsResourceDeletedData = { tagType: deletion.tagType, resourceId: deletion.resourceId, version: versionOf(deletion.version) };
-  return bus.publish({ type: TAGS_RESOURCE_DELETED, customerId: deletion.customerId, data });
+  return { type: TAGS_RESOURCE_DELETED, customerId: deletion.customerId, data };
 }
 
-/**
- * Runs `publish` once `trx` has committed (never for a rolled-back transaction),
- * e.g. `afterCommit(trx, () => publishTagsChanged(bus, {...}))` inside the
- * transaction that wrote the tags. A failed publish is reported to `onError`.
- */
-export function afterCommit(trx: Knex.Transaction, publish: () => Promise<unknown>, onError: (e: unknown) => void = () => undefined): void {
-  trx.executionPromise.then(
-    () => publish().catch(onError),
-    () => undefined,
-  );
+/** Stores `tags.changed` in `trx`, the transaction that wrote the tags; published after commit. Returns the event id. */
+export function enqueueTagsChanged(outbox: OutboxPort, trx: Knex.Transaction, state: TaggedResourceState): Promise<string> {
+  return outbox.enqueue(trx, tagsChangedEvent(state));
+}
+
+/** Stores `tags.resourceDeleted` in `trx`, the transaction that deleted the resource. Returns the event id. */
+export function enqueueTaggedResourceDeleted(outbox: OutboxPort, trx: Knex.Transaction, deletion: TaggedResourceDeletion): Promise<string> {
+  return outbox.enqueue(trx, taggedResourceDeletedEvent(deletion));
 }

@@ -120,10 +120,16 @@ export async function deleteResourceAssignments(trx: Db, resourceIds: readonly s
   if (resourceIds.length > 0) await trx("team_assignment").whereIn("resource_id", [...resourceIds]).delete();
 }
 
-/** `team.deleted`: the team's assignments go, and it leaves every team_ids array. */
-export async function removeTeamEverywhere(trx: Knex.Transaction, tables: Iterable<TeamResourceTable>, teamId: string): Promise<void> {
+/**
+ * `team.deleted`: the team's assignments go, and it leaves every team_ids array.
+ * Returns the resources whose team_ids changed, per table (for their owners' events).
+ */
+export async function removeTeamEverywhere(trx: Knex.Transaction, tables: Iterable<TeamResourceTable>, teamId: string): Promise<{ table: TeamResourceTable; resourceIds: string[] }[]> {
   await trx("team_assignment").where({ team_id: teamId }).delete();
+  const changed: { table: TeamResourceTable; resourceIds: string[] }[] = [];
   for (const table of tables) {
-    await trx.raw("update ?? set team_ids = array_remove(team_ids, ?::uuid) where team_ids @> array[?::uuid]", [table.table, teamId, teamId]);
+    const result = await trx.raw("update ?? set team_ids = array_remove(team_ids, ?::uuid) where team_ids @> array[?::uuid] returning ?? as id", [table.table, teamId, teamId, table.idColumn ?? "id"]);
+    changed.push({ table, resourceIds: (result.rows as { id: string }[]).map((r) => r.id) });
   }
+  return changed;
 }

@@ -6,11 +6,16 @@ import { withInbox, type EventBus, type Subscription } from "@signage/events";
 import { TeamEvent, TEAM_EVENT_TYPES, type TeamEventData, type TeamSettingsChangedData, type UserAccessChangedData, type UserTeamsChangedData } from "./team-events.js";
 import { settingsToRow } from "./team-facts.js";
 import { removeTeamEverywhere } from "./team-assignment-store.js";
-import type { TeamResourceTables } from "./team-resource-tables.js";
+import type { TeamResourceTable, TeamResourceTables } from "./team-resource-tables.js";
 
 export interface TeamReplicaOptions {
   /** The service's team-enabled tables (team.deleted clears their team_ids). */
   tables: TeamResourceTables;
+  /**
+   * In the event's transaction, after team.deleted changed these resources' team_ids
+   * (as TeamAssignmentDeps.onWritten: e.g. media re-announces its files' tags with their teams).
+   */
+  onWritten?: (trx: Knex.Transaction, table: TeamResourceTable, resourceIds: readonly string[]) => Promise<void>;
 }
 
 export function subscribeTeamReplica(bus: EventBus, knex: Knex, service: string, options: TeamReplicaOptions): Promise<Subscription> {
@@ -20,12 +25,12 @@ export function subscribeTeamReplica(bus: EventBus, knex: Knex, service: string,
     types: [...TEAM_EVENT_TYPES, "customer.deleted"],
     startFrom: "all",
     handler: withInbox(knex, consumer, async (event, trx) => {
-      await applyTeamEvent(trx, options.tables, event.type, event.data);
+      await applyTeamEvent(trx, options, event.type, event.data);
     }),
   });
 }
 
-export async function applyTeamEvent(trx: Knex.Transaction, tables: TeamResourceTables, type: string, data: unknown): Promise<void> {
+export async function applyTeamEvent(trx: Knex.Transaction, options: TeamReplicaOptions, type: string, data: unknown): Promise<void> {
   switch (type) {
     case TeamEvent.created:
     case TeamEvent.updated: {
@@ -35,7 +40,9 @@ export async function applyTeamEvent(trx: Knex.Transaction, tables: TeamResource
     }
     case TeamEvent.deleted: {
       const team = data as TeamEventData;
-      await removeTeamEverywhere(trx, tables.values(), team.id);
+      for (const { table, resourceIds } of await removeTeamEverywhere(trx, options.tables.values(), team.id)) {
+        if (resourceIds.length > 0) await options.onWritten?.(trx, table, resourceIds);
+      }
       await trx("team_membership").where({ team_id: team.id }).delete();
       await trx("team").where({ id: team.id }).delete();
       return;

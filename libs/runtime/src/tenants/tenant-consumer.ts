@@ -3,6 +3,7 @@
 // reaction (media creates the root folder; every service removes a deleted
 // customer's rows).
 import type { Knex } from "knex";
+import type { TenantAccessChanges } from "@signage/auth";
 import { withInbox, type EventBus, type Subscription } from "@signage/events";
 import { markTenantDeleted, upsertTenant, type TenantFacts } from "./tenant-replica.js";
 
@@ -12,24 +13,29 @@ export interface TenantHooks {
   onDeleted?(trx: Knex.Transaction, facts: TenantFacts): Promise<void>;
 }
 
-export async function subscribeTenantReplica(bus: EventBus, knex: Knex, service: string, hooks: TenantHooks = {}): Promise<Subscription> {
+/** `changes` hears of every applied fact once its transaction committed (the access cache drops the tenant). */
+export async function subscribeTenantReplica(bus: EventBus, knex: Knex, service: string, changes: TenantAccessChanges, hooks: TenantHooks = {}): Promise<Subscription> {
   const consumer = `${service}.tenants`;
+  const apply = withInbox<TenantFacts>(knex, consumer, async (event, trx) => {
+    const facts = event.data;
+    if (event.type === "customer.deleted") {
+      await hooks.onDeleted?.(trx, facts);
+      await markTenantDeleted(trx, facts);
+      return;
+    }
+    // A late created/updated never revives a deleted tenant.
+    const existing = await trx("tenant").where({ customer_id: facts.id }).first();
+    if (existing?.deleted) return;
+    await upsertTenant(trx, facts);
+    if (event.type === "customer.created") await hooks.onCreated?.(trx, facts);
+  });
   return bus.subscribe<TenantFacts>({
     consumer,
     types: ["customer.created", "customer.updated", "customer.deleted"],
     startFrom: "all",
-    handler: withInbox<TenantFacts>(knex, consumer, async (event, trx) => {
-      const facts = event.data;
-      if (event.type === "customer.deleted") {
-        await hooks.onDeleted?.(trx, facts);
-        await markTenantDeleted(trx, facts);
-        return;
-      }
-      // A late created/updated never revives a deleted tenant.
-      const existing = await trx("tenant").where({ customer_id: facts.id }).first();
-      if (existing?.deleted) return;
-      await upsertTenant(trx, facts);
-      if (event.type === "customer.created") await hooks.onCreated?.(trx, facts);
-    }),
+    handler: async (event) => {
+      await apply(event);
+      changes.changed(event.data.id);
+    },
   });
 }
