@@ -1,24 +1,28 @@
 // Tag counts and quick filter usage across services over real NATS JetStream:
-// a producing service publishes with the libs/runtime helpers from its
-// transaction's after-commit, core's indexes follow, nothing is published for
-// a rolled-back transaction.
+// a producing service enqueues with the libs/runtime helpers into its outbox in
+// the transaction of the change, its relay publishes after commit, core's
+// indexes follow, nothing is published for a rolled-back transaction.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { coreModule } from "@signage/core";
 import { mediaModule } from "@signage/media";
-import { afterCommit, publishQuickFilterUsageAfterCommit, publishTagsChanged } from "@signage/runtime";
+import { createOutbox, type Outbox } from "@signage/events";
+import { enqueueQuickFilterUsage, enqueueTagsChanged } from "@signage/runtime";
 import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TenantUser, type TestPlatform } from "@signage/testing";
 
 describe("tags and quick filter usage over JetStream", () => {
   let platform: TestPlatform;
   let customerId: number;
   let editor: TenantUser;
+  // Writes into media's event_outbox; not started: the media module's relay publishes the rows.
+  let outbox: Outbox;
 
   beforeAll(async () => {
     platform = await startPlatform({ modules: [coreModule, mediaModule], bus: "jetstream", prefix: "tags_e2e" });
     const admin = await platform.http.login(TEST_ADMIN.email, TEST_ADMIN.password);
     customerId = (await createCustomer(platform.http, admin)).id;
     editor = await createUser(platform.http, admin, customerId, "EDITOR");
+    outbox = createOutbox({ knex: platform.knexOf("media"), bus: platform.bus });
   }, 120_000);
   afterAll(() => platform?.close());
 
@@ -32,15 +36,15 @@ describe("tags and quick filter usage over JetStream", () => {
     throw new Error(`condition never held; last: ${JSON.stringify(value)}`);
   }
 
-  it("counts follow a producer's after-commit tags.changed; a rolled-back transaction publishes nothing", async () => {
+  it("counts follow a producer's tags.changed from its outbox; a rolled-back transaction publishes nothing", async () => {
     const media = platform.knexOf("media");
     const committed = randomUUID();
     await media.transaction(async (trx) => {
-      afterCommit(trx, () => publishTagsChanged(platform.bus, { customerId, tagType: "FILE", resourceId: committed, tags: ["e2e-kept"], version: 1 }));
+      await enqueueTagsChanged(outbox, trx, { customerId, tagType: "FILE", resourceId: committed, tags: ["e2e-kept"], version: 1 });
     });
     await media
       .transaction(async (trx) => {
-        afterCommit(trx, () => publishTagsChanged(platform.bus, { customerId, tagType: "FILE", resourceId: randomUUID(), tags: ["e2e-rolled-back"], version: 1 }));
+        await enqueueTagsChanged(outbox, trx, { customerId, tagType: "FILE", resourceId: randomUUID(), tags: ["e2e-rolled-back"], version: 1 });
         throw new Error("rollback");
       })
       .catch(() => undefined);
@@ -61,7 +65,7 @@ describe("tags and quick filter usage over JetStream", () => {
     const core = platform.knexOf("core");
     const usage = (used: boolean, version: number) =>
       platform.knexOf("media").transaction(async (trx) => {
-        publishQuickFilterUsageAfterCommit(trx, platform.bus, { customerId, quickFilterId: id, usedByType: "FILE_FOLDER", usedById: folderId, used, version });
+        await enqueueQuickFilterUsage(outbox, trx, { customerId, quickFilterId: id, usedByType: "FILE_FOLDER", usedById: folderId, used, version });
       });
     await usage(true, 1);
     await eventually(() => core("quick_filter_usage").where({ quick_filter_id: id, used: true }).first(), (row) => row !== undefined);
