@@ -192,9 +192,9 @@ describe("cross-service team views", () => {
   it("create with 'teamIds=<id>:<readOnly>' checks the teams; users take teamIds on create", async () => {
     const unknown = await http().post("/api/fileFolder/", { token: owner.token, query: { parentId: root, name: "x", teamIds: "00000000-0000-7000-8000-000000000001:false" } });
     expect([unknown.status, unknown.body.key]).toEqual([400, "team.error.notFound"]);
-    const malformed = await http().post("/api/user/", { token: owner.token, query: { teamIds: `${teamA}:maybe` }, body: { email: "m@x.test", role: "VIEWER", password: "password-123" } });
+    const malformed = await http().post("/api/user/", { token: owner.token, query: { customerId, teamIds: `${teamA}:maybe` }, body: { email: "m@x.test", role: "VIEWER", password: "password-123" } });
     expect([malformed.status, malformed.body.key]).toEqual([400, "team.error.invalidTeamIds"]);
-    const created = await http().post("/api/user/", { token: owner.token, query: { teamIds: `${teamB}` }, body: { email: "member-b@x.test", role: "VIEWER", password: "password-123" } });
+    const created = await http().post("/api/user/", { token: owner.token, query: { customerId, teamIds: `${teamB}` }, body: { email: "member-b@x.test", role: "VIEWER", password: "password-123" } });
     expect(created.status, created.text).toBe(200);
     const members = await http().get("/api/team/userAssignments", { token: owner.token, query: { teamId: teamB } });
     expect(members.body.map((m: { id: string }) => m.id)).toContain(created.body.id);

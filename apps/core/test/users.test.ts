@@ -49,10 +49,19 @@ describe("users", () => {
 
   it("an OWNER cannot grant a role above its own, nor trustedAdmin ('ADMIN only')", async () => {
     const o = await owner(customerA, "owner1@a.test");
-    expect((await failure(o.createUser({ user: { email: "boss@a.test", role: Role.ADMIN, password: "password-1" } }))).code).toBe(Code.PermissionDenied);
-    expect((await failure(o.createUser({ user: { email: "ta@a.test", role: Role.EDITOR, password: "password-1", trustedAdmin: true } }))).key).toBe("user.error.adminOnlyField");
-    const created = await o.createUser({ user: { email: "editor@a.test", role: Role.EDITOR, password: "password-1" } });
+    expect((await failure(o.createUser({ customerId: customerA, user: { email: "boss@a.test", role: Role.ADMIN, password: "password-1" } }))).code).toBe(Code.PermissionDenied);
+    expect((await failure(o.createUser({ customerId: customerA, user: { email: "ta@a.test", role: Role.EDITOR, password: "password-1", trustedAdmin: true } }))).key).toBe("user.error.adminOnlyField");
+    const created = await o.createUser({ customerId: customerA, user: { email: "editor@a.test", role: Role.EDITOR, password: "password-1" } });
     expect(created.user?.customer?.id).toBe(customerA);
+  });
+
+  it("Create user: 'customerId required for non-ADMIN'; ADMIN may omit it", async () => {
+    const o = await owner(customerA, "owner3@a.test");
+    const refused = await failure(o.createUser({ user: { email: "nocustomer@a.test", role: Role.VIEWER, password: "password-1" } }));
+    expect(refused).toMatchObject({ code: Code.InvalidArgument, key: "request.error.missingParameter" });
+    expect((await o.listSimpleUsers({})).users.map((u) => u.email)).not.toContain("nocustomer@a.test");
+    const byAdmin = await adminUsers.createUser({ user: { email: "admin-own@platform.test", role: Role.VIEWER, password: "password-1" } });
+    expect(byAdmin.user?.email).toBe("admin-own@platform.test");
   });
 
   it("'Other roles | own tenant | own tenant': a non-admin's customerId of another tenant never widens its scope", async () => {
@@ -95,7 +104,7 @@ describe("users", () => {
     const without = core.as(UserService, token2);
     expect((await failure(without.createUser({ user: { email: "x@a.test", role: Role.VIEWER, password: "password-1" } }))).key).toBe("auth.error.totpRequired");
     const withCode = core.as(UserService, token2, { "x-totp": currentTotpCode(setup.secret!) });
-    await withCode.createUser({ user: { email: "x@a.test", role: Role.VIEWER, password: "password-1" } });
+    await withCode.createUser({ customerId: customerA, user: { email: "x@a.test", role: Role.VIEWER, password: "password-1" } });
   });
 
   it("profile picture: PNG stored and served; non-images refused as unsupported media", async () => {

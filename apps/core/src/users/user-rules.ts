@@ -37,6 +37,12 @@ export function checkAdminOnlyUserFields(caller: Caller, fields: UserFields): vo
   }
 }
 
+/** Create user: "customerId required for non-ADMIN" (ADMIN creates in its own tenant without it). */
+export function checkCreateCustomerId(caller: Caller, customerId: bigint | undefined): void {
+  if (customerId !== undefined || caller.role === Role.ADMIN) return;
+  throw serviceError(Code.InvalidArgument, "request.error.missingParameter", "customerId is required to create a user (only ADMIN may omit it)", { parameter: "customerId" });
+}
+
 /** "password: write-only, at least 8 characters, optional for SSO-only" */
 export function checkCreatePassword(fields: UserFields): void {
   const local = fields.authProvider === undefined || fields.authProvider === AuthProvider.LOCAL;

@@ -5,7 +5,7 @@ import type { UserService, UserFields } from "@signage/contracts/signage/core/v1
 import type { CoreDeps } from "../deps.js";
 import { findUserByEmail, findUserById, userView } from "./user-repository.js";
 import { userToMessage } from "./user-mapper.js";
-import { checkAdminOnlyUserFields, checkAssignableRole, checkAuthProviderUnchanged, checkCreatePassword, normalizeEmail } from "./user-rules.js";
+import { checkAdminOnlyUserFields, checkAssignableRole, checkAuthProviderUnchanged, checkCreateCustomerId, checkCreatePassword, normalizeEmail } from "./user-rules.js";
 import { authProviderName, userColumns } from "./user-columns.js";
 import { checkPasswordRule, hashPassword, passwordMatches } from "./passwords.js";
 import { checkProfilePicture } from "./profile-picture.js";
@@ -54,6 +54,7 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
     async createUser(req, ctx) {
       const auth = requireAuth(ctx);
       const fields = req.user ?? ({} as UserFields);
+      checkCreateCustomerId(auth.caller, req.customerId);
       // Non-admins always create in their own tenant; ADMIN in the selected one, or its own.
       const customerId = auth.scope.kind === "global" ? auth.caller.customerId : singleTenant(auth.scope);
       const email = normalizeEmail(fields.email);
