@@ -13,6 +13,7 @@ import { createGateway, upstreamsByPackage } from "@signage/gateway";
 import { allFiles } from "@signage/contracts";
 import { coreModule } from "@signage/core";
 import { load } from "./load.js";
+import { measureBreakdown, printBreakdown } from "./breakdown.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 32);
@@ -97,6 +98,8 @@ for (const [baseName, base] of [["A", baseline], ["B", baselineCached]] as const
     console.log(`vs ${baseName}  ${name.padEnd(12)} throughput ${(throughput * 100).toFixed(1)}% (target >= 60%)   p99 ${p99.toFixed(2)}x (target <= 3x)`);
   }
 }
+
+printBreakdown(await measureBreakdown(core, token));
 
 await gateway.close();
 await embedded.close();
