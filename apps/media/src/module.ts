@@ -2,20 +2,20 @@
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { Subscription } from "@signage/events";
 import { FileFolderService } from "@signage/contracts/signage/media/v1/file_folder_pb";
-import { createReplicaTenantDirectory, subscribeTenantReplica, type ServiceModule } from "@signage/runtime";
+import { createReplicaTenantDirectory, schedulePeriodicJob, subscribeTenantReplica, type PeriodicJob, type ServiceModule } from "@signage/runtime";
 import { fileFolderService } from "./folders/file-folder-service.js";
 import { ensureRootFolder } from "./folders/root-folder.js";
 import { FileService } from "@signage/contracts/signage/media/v1/file_pb";
 import { fileService } from "./files/file-service.js";
 import { fileDepsOf } from "./files/file-deps-of.js";
-import { scheduleValiditySweep } from "./validity/validity-sweep.js";
+import { sweepOutdatedFiles } from "./validity/validity-sweep.js";
 import { CustomAppService } from "@signage/contracts/signage/media/v1/custom_app_pb";
 import { customAppService } from "./custom-apps/custom-app-service.js";
 import { zipLimitsFromEnv } from "./custom-apps/package/zip-limits.js";
 import { mediaTeams } from "./teams/media-teams.js";
 import { BlobAccessService, FileUploadService } from "@signage/contracts/signage/media/v1/upload_pb";
-import { blobAccessService, createMediaStorage } from "./storage/index.js";
-import { fileUploadService, scheduleSessionSweep, type UploadDeps } from "./uploads/index.js";
+import { blobAccessService, createMediaStorage, sweepBlobIntents } from "./storage/index.js";
+import { fileUploadService, sweepExpiredSessions, type UploadDeps } from "./uploads/index.js";
 import { purgeTenantBlobsAfterCommit, purgeTenantRows } from "./files/tenant-purge.js";
 import { StorageUsageService } from "@signage/contracts/signage/media/v1/storage_usage_pb";
 import { storageUsageService } from "./storage-usage/index.js";
@@ -29,8 +29,7 @@ export const mediaModule: ServiceModule = {
     const storage = createMediaStorage(ctx.env);
     const files = fileDepsOf(ctx, { teams: teams.hooks, urls: storage.urls, blobs: storage.blobs });
     const uploads: UploadDeps = { files, store: storage.store, storage, peers: ctx.peers };
-    let uploadSweep: { stop(): Promise<void> } | undefined;
-    let sweep: { stop(): Promise<void> } | undefined;
+    const jobs: PeriodicJob[] = [];
     return {
       register(router: ConnectRouter) {
         router.service(FileFolderService, fileFolderService(files));
@@ -52,12 +51,21 @@ export const mediaModule: ServiceModule = {
           },
         });
         await teams.start();
-        uploadSweep = scheduleSessionSweep(ctx.knex, storage.store, ctx.logger, storage.config.sweepIntervalMs);
-        sweep = scheduleValiditySweep(files, Number(ctx.env.MEDIA_VALIDITY_SWEEP_MS ?? 60_000));
+        const logger = ctx.logger;
+        const onBlobError = (err: unknown, key: string) => logger.warn({ err, key }, "orphan blob not deleted; retried next sweep");
+        jobs.push(
+          schedulePeriodicJob({ name: "upload session sweep", intervalMs: storage.config.sweepIntervalMs, logger, run: () => sweepExpiredSessions(ctx.knex, storage.store) }),
+          schedulePeriodicJob({
+            name: "blob intent sweep",
+            intervalMs: storage.config.blobIntentSweepIntervalMs,
+            logger,
+            run: () => sweepBlobIntents(ctx.knex, storage.store, { graceMs: storage.config.blobIntentGraceMs, onError: onBlobError }),
+          }),
+          schedulePeriodicJob({ name: "validity sweep", intervalMs: Number(ctx.env.MEDIA_VALIDITY_SWEEP_MS ?? 60_000), logger, run: () => sweepOutdatedFiles(files) }),
+        );
       },
       async stop() {
-        await sweep?.stop();
-        await uploadSweep?.stop();
+        for (const job of jobs.splice(0)) await job.stop();
         await subscription?.stop();
         await teams.stop();
       },

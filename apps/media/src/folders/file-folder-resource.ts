@@ -1,6 +1,7 @@
 // The folder list's fields (document 1 "File folder"; filters `parentId`
 // (`=NULL` for roots) and recursive `fileFolderPath`). readOnly and
-// firstFileThumbnail are completed per caller after the query (folder-list.ts).
+// firstFileThumbnail are completed per caller after the query (folder-list.ts),
+// fileCount and firstFileThumbnail of filtered folders too (filtered-folder-counts.ts).
 import { defineResource } from "@signage/query";
 
 const EMPTY_OBJECT = { sql: "json_build_object()", columns: [] };
@@ -33,7 +34,7 @@ export const fileFolderResource = defineResource({
     cleanupOutdatedFiles: { type: "boolean" },
     quickFilterId: { type: "id", sqlType: "text" },
     createDate: { type: "timestamp", column: "created_date" },
-    // Files directly in the folder (filtered folders: see folder-list.ts).
+    // Files directly in the folder (filtered folders: replaced in filtered-folder-counts.ts).
     fileCount: { type: "number", computed: { sql: "(select count(*) from file fc where fc.file_folder_id = ??)", columns: ["id"] } },
     // The first file's (by name) thumbnail blob key; turned into a URL per request.
     firstFileThumbnail: {

@@ -1,13 +1,14 @@
 // "Filtered folders (fileFolderType 2) list the files their quick filter selects":
 // a file list asking for `fileFolderId=<filtered folder>` (at the top level of
 // `search`) is answered with the folder's quick filter instead of the folder
-// column, which holds no files for a virtual folder.
+// column, which holds no files for a virtual folder; the folder's tenant stays
+// a condition.
 import { Code } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import { serviceError, type Scope } from "@signage/auth";
 import { andFilters, parseFilter, printFilter, type FilterNode } from "@signage/query";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
-import { findFolder } from "./folder-repository.js";
+import { customerIdOf, findFolder } from "./folder-repository.js";
 import { FOLDER_TYPE_FILTERED } from "./folder-row.js";
 
 export async function resolveFilteredFolderSearch(knex: Knex, scope: Scope, query: ListQuery | undefined): Promise<ListQuery | undefined> {
@@ -27,7 +28,8 @@ export async function resolveFilteredFolderSearch(knex: Knex, scope: Scope, quer
   if (query.quickFilterId && query.quickFilterId !== folder.quick_filter_id) {
     throw serviceError(Code.InvalidArgument, "fileFolder.error.quickFilterConflict", "A filtered folder's files come from its own quick filter; quickFilterId cannot be combined with it", { fileFolderId: folder.id });
   }
-  terms.splice(index, 1);
+  // The folder shows its own tenant's files, also to a caller whose scope spans tenants (ADMIN, network owner).
+  terms.splice(index, 1, parseFilter(`customerId=${customerIdOf(folder)}`));
   const rest = andFilters(...terms);
   return { ...query, search: rest ? printFilter(rest) : undefined, quickFilterId: folder.quick_filter_id ?? undefined } as ListQuery;
 }

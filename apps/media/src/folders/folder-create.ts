@@ -12,6 +12,7 @@ import type { FileDeps } from "../files/file-deps.js";
 import { requireStoredFolder } from "./folder-repository.js";
 import { FOLDER_TYPE_FILTERED, FOLDER_TYPE_STORED } from "./folder-row.js";
 import { readFolder } from "./folder-list.js";
+import { requireFileQuickFilter } from "./folder-quick-filter.js";
 
 export interface NewFolderInput {
   parentId?: string;
@@ -47,6 +48,8 @@ export async function createFolder(ctx: HandlerContext, deps: FileDeps, input: N
   if (filtered && !input.quickFilterId?.trim()) {
     throw serviceError(Code.InvalidArgument, "fileFolder.error.quickFilterRequired", "A filtered folder needs a quickFilterId", { parameter: "quickFilterId" });
   }
+  // Before the transaction (no row lock held over an RPC): a FILE quick filter of the folder's tenant.
+  if (filtered) await requireFileQuickFilter(ctx, deps, input.quickFilterId!.trim(), customerId);
   const id = deps.newId();
   await deps.knex.transaction(async (trx) => {
     const parent = await requireStoredFolder(trx, customerId, parentId);
@@ -66,6 +69,5 @@ export async function createFolder(ctx: HandlerContext, deps: FileDeps, input: N
     // Core refuses to delete a quick filter a filtered folder uses.
     if (filtered) await enqueueQuickFilterUsage(deps.outbox, trx, { customerId, quickFilterId: input.quickFilterId!.trim(), usedByType: "FILE_FOLDER", usedById: id, used: true });
   });
-  // The quick filter id itself is checked by core when the folder's files are listed (quickFilter.error.notFound).
   return readFolder(ctx, deps, id);
 }

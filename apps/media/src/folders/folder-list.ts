@@ -1,4 +1,5 @@
-// GET /api/v2/fileFolder and single-folder reads: listRpc, then per-caller fields.
+// GET /api/v2/fileFolder and single-folder reads: listRpc, then per-caller fields
+// (filtered folders' contents: filtered-folder-counts.ts).
 import type { HandlerContext } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import { requireAuth, type AuthContext } from "@signage/auth";
@@ -9,6 +10,7 @@ import { FOLDER_DEFAULT_EXTRAS, fileFolderResource } from "./file-folder-resourc
 import { selectsField, withDefaultExtras } from "../files/select-defaults.js";
 import { callerCannotWrite } from "../files/caller.js";
 import { folderNotFound } from "./folder-repository.js";
+import { completeFilteredFolders } from "./filtered-folder-counts.js";
 import type { FileDeps } from "../files/file-deps.js";
 
 export async function listFolders(ctx: HandlerContext, deps: FileDeps, query: ListQuery | undefined, extend?: (qb: Knex.QueryBuilder) => void) {
@@ -17,6 +19,8 @@ export async function listFolders(ctx: HandlerContext, deps: FileDeps, query: Li
   const q = { ...query, select, includeReadOnlyInfo: query?.includeReadOnlyInfo || selectsField(select, "readOnly") } as ListQuery;
   const teams = await deps.teams.access?.(auth);
   const result = await listRpc(ctx, { knex: deps.knex, resource: fileFolderResource, message: FileFolderSchema, query: q, scope: auth.scope, extend, teams });
+  const filteredFields = { fileCount: selectsField(select, "fileCount"), firstFileThumbnail: selectsField(select, "firstFileThumbnail") };
+  await completeFilteredFolders(ctx, deps, result.content, filteredFields, teams);
   for (const folder of result.content) completeFolder(folder, auth, deps);
   return result;
 }

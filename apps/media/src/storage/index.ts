@@ -8,3 +8,5 @@ export { storageConfigFromEnv, type MediaStorageConfig } from "./storage-config.
 export { fileBlobKey, thumbnailBlobKey, contentTypeOfKey } from "./blob-keys.js";
 export { StreamedRequest, type StreamedPart } from "./streamed-request.js";
 export { blobAccessService } from "./blob-access-service.js";
+export { adoptBlobIntents, discardBlobs, recordBlobIntents } from "./blob-intents.js";
+export { sweepBlobIntents, type BlobIntentSweepOptions } from "./blob-intent-sweeper.js";

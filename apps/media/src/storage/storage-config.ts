@@ -3,7 +3,8 @@
 // <DATA_DIR>/blobs), STORAGE_SIGNING_SECRET (HMAC key of gateway-served URLs;
 // when absent it is generated once and kept under DATA_DIR, which suits the
 // embedded composition — replicas must share one), PUBLIC_BASE_URL (origin
-// put in front of gateway URLs; empty: root-relative URLs), and the lifetimes.
+// put in front of gateway URLs; empty: root-relative URLs), the lifetimes, and
+// the blob-intent sweep (grace period and interval).
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -21,6 +22,10 @@ export interface MediaStorageConfig {
   maxChunkSize: number;
   /** How often expired upload sessions are swept. */
   sweepIntervalMs: number;
+  /** Age after which a blob intent is taken for a crash's leftover: longer than the longest legitimate upload. */
+  blobIntentGraceMs: number;
+  /** How often stale blob intents (and their blobs) are swept. */
+  blobIntentSweepIntervalMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -59,5 +64,7 @@ export function storageConfigFromEnv(env: Env): MediaStorageConfig {
     downloadUrlWindowMs: positive(env, "DOWNLOAD_URL_WINDOW_MS", 24 * 60 * 60 * 1000),
     maxChunkSize: positive(env, "UPLOAD_MAX_CHUNK_SIZE", 100 * 1024 * 1024),
     sweepIntervalMs: positive(env, "UPLOAD_SWEEP_INTERVAL_MS", 60_000),
+    blobIntentGraceMs: positive(env, "BLOB_INTENT_GRACE_MS", 6 * 60 * 60 * 1000),
+    blobIntentSweepIntervalMs: positive(env, "BLOB_INTENT_SWEEP_INTERVAL_MS", 5 * 60 * 1000),
   };
 }

@@ -5,7 +5,10 @@
 // or a cancel cannot interleave), checks everything that can still be fixed
 // by the client (missing chunks, sizes, quota, folder) with the parts intact,
 // then assembles, reads the result once for CRC32 and the image header, and
-// inserts the row in the transaction that deletes the session.
+// inserts the row in the transaction that deletes the session. The assembled
+// blob has a blob intent from before assembly until that commit, so a crash
+// mid-complete leaves nothing the intent sweeper does not remove; the parts
+// stay with the session (aborted by the session sweeper when it expires).
 import { Code, type HandlerContext } from "@connectrpc/connect";
 import { requireAuth, serviceError } from "@signage/auth";
 import type { File } from "@signage/contracts/signage/media/v1/file_pb";
@@ -20,6 +23,8 @@ import { partsOf, requireOpen } from "./chunked-parts.js";
 import { deleteSession, findSession, setSessionState, type SessionRow } from "./session-repository.js";
 import { badUpload, payloadTooLarge, sessionNotFound } from "./upload-errors.js";
 import { announceNewFileTags } from "../files/file-tag-events.js";
+import { discardBlobs, recordBlobIntents } from "../storage/blob-intents.js";
+import { ownWrittenBlobs } from "./blob-write.js";
 import type { UploadDeps } from "./upload-deps.js";
 
 async function claim(deps: UploadDeps, ctx: HandlerContext, uploadId: string): Promise<SessionRow> {
@@ -65,9 +70,12 @@ export async function completeUpload(uploadId: string, ctx: HandlerContext, deps
   const { knex, teams, newId } = deps.files;
   const session = await claim(deps, ctx, uploadId);
   const customerId = Number(session.customer_id);
+  let intended = false;
   let assembled = false;
   try {
     const parts = await checkBeforeAssembly(deps, ctx, session);
+    await recordBlobIntents(knex, customerId, [session.storage_key]);
+    intended = true;
     // The filesystem store shows the bytes while assembling; object stores need one read pass.
     let digest = new FileDigest();
     const assembly = await deps.store.multipart.complete(session.storage_key, session.store_upload_id, parts, { onData: (chunk) => digest.observe(chunk) });
@@ -81,6 +89,7 @@ export async function completeUpload(uploadId: string, ctx: HandlerContext, deps
     }
     const sniffed = session.width && session.height ? undefined : imageSize(session.content_type, digest.header);
     await knex.transaction(async (trx) => {
+      await ownWrittenBlobs(trx, [session.storage_key]);
       await insertFile(trx, {
         id: session.file_id,
         customerId,
@@ -104,9 +113,11 @@ export async function completeUpload(uploadId: string, ctx: HandlerContext, deps
       await deleteSession(trx, session.id);
     });
   } catch (err) {
+    // Nothing owns the key: a failed assembly left no blob, or a partial one (parts
+    // still in the upload stay for a retry); either way blob and intent go.
+    if (intended) await discardBlobs(knex, deps.store, [session.storage_key]);
     if (assembled) {
-      // The parts are gone: the session cannot be resumed. Drop bytes and session.
-      await deps.store.delete(session.storage_key).catch(() => undefined);
+      // The parts are gone: the session cannot be resumed. Drop the session too.
       await deleteSession(knex, session.id).catch(() => undefined);
     } else {
       await setSessionState(knex, session.id, "open").catch(() => undefined);

@@ -1,3 +1,3 @@
 export { fileUploadService } from "./upload-service.js";
-export { scheduleSessionSweep, sweepExpiredSessions } from "./session-sweeper.js";
+export { sweepExpiredSessions } from "./session-sweeper.js";
 export type { UploadDeps } from "./upload-deps.js";

@@ -2,7 +2,10 @@
 // claims expired sessions with FOR UPDATE SKIP LOCKED (see
 // claimExpiredSessions), aborts their multipart uploads and deletes the rows
 // in the same transaction, so replicas never double-sweep and a failed abort
-// is retried on the next run.
+// is retried on the next run. In every state: a session left `completing` by a
+// crash may have its parts already assembled into its key, and no file row can
+// own that key while the session exists (the row's insert deletes the session),
+// so the key is deleted too (idempotent when nothing was assembled).
 import type { Logger } from "@signage/platform";
 import type { Knex } from "knex";
 import type { BlobStore } from "@signage/storage";
@@ -13,28 +16,13 @@ export async function sweepExpiredSessions(knex: Knex, store: BlobStore, now = n
   for (;;) {
     const n = await knex.transaction(async (trx) => {
       const rows = await claimExpiredSessions(trx, now, batch);
-      for (const row of rows) await store.multipart.abort(row.storage_key, row.store_upload_id);
+      for (const row of rows) {
+        await store.multipart.abort(row.storage_key, row.store_upload_id);
+        await store.delete(row.storage_key);
+      }
       return rows.length;
     });
     swept += n;
     if (n < batch) return swept;
   }
-}
-
-export function scheduleSessionSweep(knex: Knex, store: BlobStore, logger: Logger, intervalMs: number): { stop(): Promise<void> } {
-  let running: Promise<unknown> | undefined;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = sweepExpiredSessions(knex, store)
-      .then((n) => n > 0 && logger.info({ swept: n }, "expired upload sessions swept"))
-      .catch((err) => logger.warn({ err }, "upload session sweep failed"))
-      .finally(() => (running = undefined));
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
 }

@@ -3,7 +3,8 @@
 // Each part streams straight into the blob store (size, CRC32 and the image
 // header observed on the way); the rows are inserted in one transaction once
 // every byte is stored, so no half-written upload is ever visible. On any
-// failure the stored blobs are deleted again.
+// failure the stored blobs are deleted again; a crash before the rows commit
+// leaves their blob intents, which the intent sweeper resolves (blob-write.ts).
 import type { HandlerContext } from "@connectrpc/connect";
 import { requireAuth } from "@signage/auth";
 import { assertMayCreateInRoot } from "../folders/root-creation.js";
@@ -13,12 +14,12 @@ import { writeTenant } from "../files/caller.js";
 import { checkValidity, insertFile, requireFile } from "../files/file-repository.js";
 import { readFile } from "../files/file-list.js";
 import { replaceFileInTransaction, type ReplaceOutcome } from "../files/file-replace.js";
-import { removeDeletedBlobs } from "../files/file-delete.js";
 import { parseTeamIds } from "../files/team-hooks.js";
 import { requireStoredFolder } from "../folders/folder-repository.js";
 import { fileBlobKey, thumbnailBlobKey } from "../storage/blob-keys.js";
 import { StreamedRequest } from "../storage/streamed-request.js";
-import { writeDigested } from "./blob-write.js";
+import { discardBlobs, recordBlobIntents } from "../storage/blob-intents.js";
+import { ownWrittenBlobs, writeDigested, type BlobTarget } from "./blob-write.js";
 import { imageSize } from "./image-size.js";
 import { remainingBytes, storageQuota } from "./quota.js";
 import { unsupportedMediaType, validateContentType } from "./supported-types.js";
@@ -44,6 +45,10 @@ interface StoredPreview {
   filename: string;
 }
 
+function disowned(outcome: ReplaceOutcome): Array<string | null> {
+  return outcome.deleted.flatMap((b) => [b.storageKey, b.thumbnailKey]);
+}
+
 function splitTags(tags: string[]): string[] {
   return tags.flatMap((t) => t.split(",")).map((t) => t.trim()).filter(Boolean);
 }
@@ -66,8 +71,10 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
   if (q.fileIdToReplace) await requireFile(knex, customerId, q.fileIdToReplace);
   const quota = await storageQuota(ctx, deps, customerId);
 
+  const target: BlobTarget = { knex, store: deps.store, customerId };
   const files: StoredFile[] = [];
   const previews: StoredPreview[] = [];
+  const storedKeys = () => [...files.map((f) => f.key), ...previews.map((p) => p.key)];
   try {
     for (let part = await stream.nextPart(); part; part = await stream.nextPart()) {
       const { head, body } = part;
@@ -78,7 +85,7 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
         const key = fileBlobKey(customerId, id, contentType);
         const written = files.reduce((n, f) => n + f.size, 0);
         const remaining = remainingBytes(quota) - written;
-        const digest = await writeDigested(deps.store, key, body, contentType, {
+        const digest = await writeDigested(target, key, body, contentType, {
           // "below 200 MB per file": 200 MB itself is refused.
           maxBytes: SIMPLE_UPLOAD_LIMIT - 1,
           what: `The file '${head.filename}' (simple upload is for files below 200 MB; use the chunked upload)`,
@@ -89,7 +96,7 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
         const type = (head.contentType || "").split(";")[0].trim().toLowerCase();
         if (!type.startsWith("image/")) throw unsupportedMediaType(type, head.filename);
         const key = thumbnailBlobKey(customerId, newId(), type);
-        await writeDigested(deps.store, key, body, type, { maxBytes: THUMBNAIL_LIMIT, what: `The preview '${head.filename}'` });
+        await writeDigested(target, key, body, type, { maxBytes: THUMBNAIL_LIMIT, what: `The preview '${head.filename}'` });
         previews.push({ key, filename: head.filename });
       } else {
         throw badUpload("upload.error.unknownPart", `Unexpected multipart part '${head.field}'; expected files[] and previews[]`, { field: head.field });
@@ -107,6 +114,8 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
 
     const creator = { userId: auth.caller.userId, email: auth.caller.subject };
     const outcome = await knex.transaction(async (trx) => {
+      // First: a swept intent refuses the upload before any row is written.
+      await ownWrittenBlobs(trx, storedKeys());
       for (const f of files) {
         const size = q.width && q.height ? { width: q.width, height: q.height } : imageSize(f.contentType, f.header);
         await insertFile(trx, {
@@ -134,12 +143,17 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
       let replaced: ReplaceOutcome | undefined;
       if (q.fileIdToReplace) {
         replaced = await replaceFileInTransaction(trx, deps.files, { customerId, fileIdToReplace: q.fileIdToReplace, sourceFileId: files[0].id, removeOldFile: q.removeOldFile ?? false });
+        // The removed file's bytes are disowned by this commit: an intent now, deleted after it.
+        await recordBlobIntents(trx, customerId, disowned(replaced));
       }
       return replaced;
     });
-    if (outcome) await removeDeletedBlobs(deps.files, outcome.customerId, outcome.deleted);
+    if (outcome) {
+      const left = await discardBlobs(knex, deps.store, disowned(outcome));
+      if (left.length > 0) deps.files.logger.warn({ customerId, keys: left }, "replaced file's blobs left to the blob intent sweep");
+    }
   } catch (err) {
-    await deps.storage.blobs.deleteKeys([...files.map((f) => f.key), ...previews.map((p) => p.key)]).catch(() => undefined);
+    await discardBlobs(knex, deps.store, storedKeys());
     throw err;
   }
   return Promise.all(files.map((f) => readFile(ctx, deps.files, f.id)));

@@ -1,14 +1,17 @@
 // PUT /api/v2/file/upload/{fileId}/thumbnail: "body image/* binary" for any
 // file id ("The server never generates thumbnails. The client must supply a
 // thumbnail for every file of every type"). The new thumbnail gets a new key;
-// the row points at it once stored, then the old bytes go.
+// the row points at it once stored, then the old bytes go. Both blobs are
+// covered by intents across the crash windows: the new one from before its
+// write until the row's commit, the old one from that commit until deleted.
 import type { HandlerContext } from "@connectrpc/connect";
 import { requireAuth } from "@signage/auth";
 import type { UploadThumbnailRequest } from "@signage/contracts/signage/media/v1/upload_pb";
 import { requireFile, setThumbnailKey } from "../files/file-repository.js";
 import { thumbnailBlobKey } from "../storage/blob-keys.js";
 import { StreamedRequest } from "../storage/streamed-request.js";
-import { writeDigested } from "./blob-write.js";
+import { discardBlobs, recordBlobIntents } from "../storage/blob-intents.js";
+import { ownWrittenBlobs, writeDigested } from "./blob-write.js";
 import { unsupportedMediaType } from "./supported-types.js";
 import { badUpload } from "./upload-errors.js";
 import { THUMBNAIL_LIMIT, type UploadDeps } from "./upload-deps.js";
@@ -26,12 +29,22 @@ export async function uploadThumbnail(requests: AsyncIterable<UploadThumbnailReq
   if (!type.startsWith("image/")) throw unsupportedMediaType(type, part.head.filename || undefined);
   const customerId = Number(file.customer_id);
   const key = thumbnailBlobKey(customerId, file.id, type);
-  await writeDigested(deps.store, key, part.body, type, { maxBytes: THUMBNAIL_LIMIT, what: "The thumbnail" });
+  await writeDigested({ knex, store: deps.store, customerId }, key, part.body, type, { maxBytes: THUMBNAIL_LIMIT, what: "The thumbnail" });
+  let previous: string | null;
   try {
-    await setThumbnailKey(knex, customerId, file.id, key);
+    previous = await knex.transaction(async (trx) => {
+      await ownWrittenBlobs(trx, [key]);
+      // The key replaced is the one current at commit (a concurrent thumbnail upload may have moved it).
+      const current: { thumbnail_key: string | null } | undefined = await trx("file").where({ id: file.id, customer_id: customerId }).forUpdate().first("thumbnail_key");
+      await setThumbnailKey(trx, customerId, file.id, key);
+      const old = current?.thumbnail_key && current.thumbnail_key !== key ? current.thumbnail_key : null;
+      await recordBlobIntents(trx, customerId, [old]);
+      return old;
+    });
   } catch (err) {
-    await deps.store.delete(key).catch(() => undefined);
+    await discardBlobs(knex, deps.store, [key]);
     throw err;
   }
-  if (file.thumbnail_key && file.thumbnail_key !== key) await deps.store.delete(file.thumbnail_key).catch(() => undefined);
+  const left = await discardBlobs(knex, deps.store, [previous]);
+  if (left.length > 0) deps.files.logger.warn({ customerId, keys: left }, "old thumbnail left to the blob intent sweep");
 }

@@ -20,3 +20,8 @@ export function badUpload(key: string, message: string, details: JsonObject = {}
 export function sessionNotFound(uploadId: string) {
   return serviceError(Code.NotFound, "upload.error.sessionNotFound", `Upload session '${uploadId}' not found (finished, cancelled or expired)`, { uploadId });
 }
+
+/** The upload outlived the blob-intent grace period: its bytes may already be swept as a crash's leftover. */
+export function uploadOutlivedGrace(graceKeys: number) {
+  return serviceError(Code.InvalidArgument, "upload.error.expired", "The upload took longer than the storage keeps unclaimed bytes; upload it again", { blobs: graceKeys });
+}

@@ -48,18 +48,3 @@ async function deleteOneBatch(trx: Knex.Transaction, deps: FileDeps, now: number
   for (const [customerId, blobs] of byCustomer) await announceDeletedFiles(trx, deps.outbox, customerId, blobs, false);
   return byCustomer;
 }
-
-/** Runs the sweep every `intervalMs` until stopped; failures are logged and retried next round. */
-export function scheduleValiditySweep(deps: FileDeps, intervalMs: number): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = sweepOutdatedFiles(deps).catch((error) => deps.logger.warn({ err: error }, "validity sweep failed"));
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
-}

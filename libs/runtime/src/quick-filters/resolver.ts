@@ -8,29 +8,44 @@ import { onBehalfOf, type Peers } from "../peers/peers.js";
 import type { FilteredEntityTypeName } from "./entity-types.js";
 
 export interface QuickFilterResolver {
-  /** The quick filter's expression (empty: no condition); 400 `quickFilter.error.notFound` when unknown. */
-  resolve(ctx: HandlerContext, quickFilterId: string): Promise<string>;
+  /**
+   * The quick filter's expression (empty: no condition); 400 `quickFilter.error.notFound` when unknown.
+   * With `customerId` (a resource of that tenant keeps the id, e.g. a filtered folder): a filter of
+   * another tenant or of another entity type is unknown as well (same 400), even for a caller whose
+   * own scope spans tenants (ADMIN, network owner).
+   */
+  resolve(ctx: HandlerContext, quickFilterId: string, customerId?: number): Promise<string>;
 }
 
 /** Resolver asking core over RPC; `entityType` is the entity the list shows. */
 export function coreQuickFilters(peers: Peers, entityType: FilteredEntityTypeName): QuickFilterResolver {
+  const unknown = (quickFilterId: string, details: Record<string, string> = {}) =>
+    serviceError(Code.InvalidArgument, "quickFilter.error.notFound", `Unknown quickFilterId '${quickFilterId}'`, { quickFilterId, ...details });
+  // In a list, an unknown id is a bad parameter (400), not a missing resource.
+  const mapped = (quickFilterId: string, e: unknown) => {
+    const err = ConnectError.from(e);
+    return err.code === Code.NotFound ? unknown(quickFilterId) : err;
+  };
   return {
-    async resolve(ctx, quickFilterId) {
+    async resolve(ctx, quickFilterId, customerId) {
       const client = peers.client(QuickFilterService, "core");
-      try {
-        const res = await client.compileQuickFilter(
-          { quickFilterId, expectedEntityType: FilteredEntityType[entityType] },
-          onBehalfOf(ctx),
-        );
-        return res.search;
-      } catch (e) {
-        const err = ConnectError.from(e);
-        // In a list, an unknown id is a bad parameter (400), not a missing resource.
-        if (err.code === Code.NotFound) {
-          throw serviceError(Code.InvalidArgument, "quickFilter.error.notFound", `Unknown quickFilterId '${quickFilterId}'`, { quickFilterId });
-        }
-        throw err;
+      const compiled = client.compileQuickFilter({ quickFilterId, expectedEntityType: FilteredEntityType[entityType] }, onBehalfOf(ctx)).then(
+        (res) => res.search,
+        (e: unknown) => {
+          throw mapped(quickFilterId, e);
+        },
+      );
+      if (customerId === undefined) return compiled;
+      // Core compiles within the caller's own scope, so the filter's tenant and type are read alongside.
+      const [read, search] = await Promise.allSettled([client.getQuickFilter({ id: quickFilterId }, onBehalfOf(ctx)), compiled]);
+      if (read.status === "rejected") throw mapped(quickFilterId, read.reason);
+      const filter = read.value.quickFilter;
+      if (filter?.customerId === undefined || Number(filter.customerId) !== customerId) throw unknown(quickFilterId);
+      if (filter.filteredEntityType !== FilteredEntityType[entityType]) {
+        throw unknown(quickFilterId, { filteredEntityType: FilteredEntityType[filter.filteredEntityType ?? 0], expected: entityType });
       }
+      if (search.status === "rejected") throw search.reason;
+      return search.value;
     },
   };
 }

@@ -1,0 +1,13 @@
+// "Create filtered folder ... quickFilterId (req)": the folder shows what the quick
+// filter selects, so it must name a FILE quick filter of the folder's own tenant.
+// Anything else is refused like an unknown quickFilterId in a list (400
+// quickFilter.error.notFound), through the same resolver the file list uses.
+import { Code, type HandlerContext } from "@connectrpc/connect";
+import { serviceError } from "@signage/auth";
+import type { FileDeps } from "../files/file-deps.js";
+
+export async function requireFileQuickFilter(ctx: HandlerContext, deps: Pick<FileDeps, "quickFilters">, quickFilterId: string, customerId: number): Promise<void> {
+  // Without a resolver no quick filter can be known (as listRpc answers for such a list).
+  if (!deps.quickFilters) throw serviceError(Code.InvalidArgument, "quickFilter.error.notFound", `Unknown quickFilterId '${quickFilterId}'`, { quickFilterId });
+  await deps.quickFilters.resolve(ctx, quickFilterId, customerId);
+}
