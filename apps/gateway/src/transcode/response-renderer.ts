@@ -17,6 +17,19 @@ function isPageResponse(desc: DescMessage): boolean {
   return page?.fieldKind === "message" && page.message.typeName === PAGE_INFO && content?.fieldKind === "list";
 }
 
+function contentMessage(pageDesc: DescMessage): DescMessage | undefined {
+  const content = pageDesc.fields.find((f) => f.name === "content");
+  return content?.fieldKind === "list" && content.listKind === "message" ? content.message : undefined;
+}
+
+/** proto3 renders an unselected repeated field as []; a `select` that left it out means "absent". */
+function dropUnselectedLists(item: DescMessage | undefined, content: Record<string, unknown>[], selected: ReadonlySet<string>): void {
+  if (!item) return;
+  const unselected = item.fields.filter((f) => (f.fieldKind === "list" || f.fieldKind === "map") && !selected.has(f.jsonName)).map((f) => f.jsonName);
+  if (unselected.length === 0) return;
+  for (const row of content) for (const name of unselected) delete row[name];
+}
+
 /** `undefined` means "no body" (HTTP 204). */
 export function renderResponse(route: RestRoute, message: Record<string, unknown>): unknown {
   const output = route.method.output;
@@ -27,8 +40,10 @@ export function renderResponse(route: RestRoute, message: Record<string, unknown
     return value === undefined ? null : fieldToRest(field, value);
   }
   if (isPageResponse(output)) {
-    const { content, page } = messageToRest(output, message) as { content?: unknown[]; page?: Record<string, unknown> };
-    return { content: content ?? [], ...page };
+    const { content = [], page = {} } = messageToRest(output, message) as { content?: Record<string, unknown>[]; page?: Record<string, unknown> };
+    const { selectedFields, ...pageInfo } = page as { selectedFields?: string[] };
+    if (selectedFields?.length) dropUnselectedLists(contentMessage(output), content, new Set(selectedFields));
+    return { content, ...pageInfo };
   }
   if (output.fields.length === 0) return undefined;
   return messageToRest(output, message);

@@ -29,6 +29,16 @@ export interface ListRpcOptions<Desc extends DescMessage> {
   teams?: TeamAccess | { access: TeamAccess; columns?: TeamColumns };
 }
 
+/**
+ * The fields a page carries, when `select` left some out: every row has the same keys
+ * (the published JSON names), so the first row tells. Empty when all are present.
+ */
+function selectedFields(desc: DescMessage, row: Record<string, unknown> | undefined): string[] {
+  if (!row) return [];
+  const keys = desc.fields.map((f) => f.jsonName).filter((name) => name in row);
+  return keys.length === desc.fields.length ? [] : keys;
+}
+
 export async function listRpc<Desc extends DescMessage>(ctx: HandlerContext, o: ListRpcOptions<Desc>) {
   const q = o.query;
   let quickFilter: string | undefined;
@@ -67,6 +77,6 @@ export async function listRpc<Desc extends DescMessage>(ctx: HandlerContext, o: 
   });
   return {
     content: result.content.map((row) => rowToMessage(o.message, row)) as MessageShape<Desc>[],
-    page: { ...result.page, totalElements: BigInt(result.page.totalElements) },
+    page: { ...result.page, totalElements: BigInt(result.page.totalElements), selectedFields: selectedFields(o.message, result.content[0]) },
   };
 }

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file signage/common/v1/list.proto.
  */
 export const file_signage_common_v1_list: GenFile = /*@__PURE__*/
-  fileDesc("ChxzaWduYWdlL2NvbW1vbi92MS9saXN0LnByb3RvEhFzaWduYWdlLmNvbW1vbi52MSKFAwoJTGlzdFF1ZXJ5EhEKBHBhZ2UYASABKAVIAIgBARIRCgRzaXplGAIgASgFSAGIAQESDAoEc29ydBgDIAMoCRITCgZzZWFyY2gYBCABKAlIAogBARITCgZzZWxlY3QYBSABKAlIA4gBARIcCg9xdWlja19maWx0ZXJfaWQYBiABKAlIBIgBARIcCg9zZWxlY3RfdGVhbV9pZHMYByABKAlIBYgBARIrCh5pbmNsdWRlX3Jlc291cmNlc193aXRob3V0X3RlYW0YCCABKAhIBogBARIjChZpbmNsdWRlX3JlYWRfb25seV9pbmZvGAkgASgISAeIAQFCBwoFX3BhZ2VCBwoFX3NpemVCCQoHX3NlYXJjaEIJCgdfc2VsZWN0QhIKEF9xdWlja19maWx0ZXJfaWRCEgoQX3NlbGVjdF90ZWFtX2lkc0IhCh9faW5jbHVkZV9yZXNvdXJjZXNfd2l0aG91dF90ZWFtQhkKF19pbmNsdWRlX3JlYWRfb25seV9pbmZvIo4BCghQYWdlSW5mbxIOCgZudW1iZXIYASABKAUSDAoEc2l6ZRgCIAEoBRIaChJudW1iZXJfb2ZfZWxlbWVudHMYAyABKAUSFgoOdG90YWxfZWxlbWVudHMYBCABKAMSEwoLdG90YWxfcGFnZXMYBSABKAUSDQoFZmlyc3QYBiABKAgSDAoEbGFzdBgHIAEoCGIGcHJvdG8z");
+  fileDesc("ChxzaWduYWdlL2NvbW1vbi92MS9saXN0LnByb3RvEhFzaWduYWdlLmNvbW1vbi52MSKFAwoJTGlzdFF1ZXJ5EhEKBHBhZ2UYASABKAVIAIgBARIRCgRzaXplGAIgASgFSAGIAQESDAoEc29ydBgDIAMoCRITCgZzZWFyY2gYBCABKAlIAogBARITCgZzZWxlY3QYBSABKAlIA4gBARIcCg9xdWlja19maWx0ZXJfaWQYBiABKAlIBIgBARIcCg9zZWxlY3RfdGVhbV9pZHMYByABKAlIBYgBARIrCh5pbmNsdWRlX3Jlc291cmNlc193aXRob3V0X3RlYW0YCCABKAhIBogBARIjChZpbmNsdWRlX3JlYWRfb25seV9pbmZvGAkgASgISAeIAQFCBwoFX3BhZ2VCBwoFX3NpemVCCQoHX3NlYXJjaEIJCgdfc2VsZWN0QhIKEF9xdWlja19maWx0ZXJfaWRCEgoQX3NlbGVjdF90ZWFtX2lkc0IhCh9faW5jbHVkZV9yZXNvdXJjZXNfd2l0aG91dF90ZWFtQhkKF19pbmNsdWRlX3JlYWRfb25seV9pbmZvIqcBCghQYWdlSW5mbxIOCgZudW1iZXIYASABKAUSDAoEc2l6ZRgCIAEoBRIaChJudW1iZXJfb2ZfZWxlbWVudHMYAyABKAUSFgoOdG90YWxfZWxlbWVudHMYBCABKAMSEwoLdG90YWxfcGFnZXMYBSABKAUSDQoFZmlyc3QYBiABKAgSDAoEbGFzdBgHIAEoCBIXCg9zZWxlY3RlZF9maWVsZHMYCCADKAliBnByb3RvMw");
 
 /**
  * The common list parameters. A request field of this type is "embedded":
@@ -130,6 +130,16 @@ export type PageInfo = Message<"signage.common.v1.PageInfo"> & {
    * @generated from field: bool last = 7;
    */
   last: boolean;
+
+  /**
+   * JSON names of the content fields this page carries (the list's `select`);
+   * empty when every field is present. proto3 cannot mark an unselected
+   * repeated field absent, so this says which empty lists were not selected;
+   * the REST edge leaves those out and does not render this field.
+   *
+   * @generated from field: repeated string selected_fields = 8;
+   */
+  selectedFields: string[];
 };
 
 /**
