@@ -23,3 +23,4 @@ export {
   type ShutdownProcess,
 } from "./shutdown/graceful-shutdown.js";
 export { installBufferTextEncoding } from "./protobuf/buffer-text-encoding.js";
+export { enumValuePrefix } from "./protobuf/enum-names.js";

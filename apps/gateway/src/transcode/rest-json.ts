@@ -3,29 +3,17 @@
 // "ROLE_ADMIN"), unset optional fields are left out while present defaults
 // (false, 0) still render. Works on protobuf-es v2 plain message objects.
 import { fromJson, toJson, ScalarType, type DescEnum, type DescField, type DescMessage, type JsonValue } from "@bufbuild/protobuf";
+import { enumValuePrefix } from "@signage/platform";
 import { RestInputError } from "./rest-input-error.js";
 
 type Plain = Record<string, unknown>;
 
 const isWellKnown = (desc: DescMessage) => desc.typeName.startsWith("google.protobuf.");
 
-const prefixes = new WeakMap<DescEnum, string>();
-
-/** `LicenseTier` -> `LICENSE_TIER_` when every value carries it (buf's ENUM_VALUE_PREFIX rule). */
-function enumPrefix(desc: DescEnum): string {
-  let prefix = prefixes.get(desc);
-  if (prefix === undefined) {
-    const candidate = desc.name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase() + "_";
-    prefix = desc.values.every((v) => v.name.startsWith(candidate)) ? candidate : "";
-    prefixes.set(desc, prefix);
-  }
-  return prefix;
-}
-
 export function enumShortName(desc: DescEnum, value: number): string | number {
   const v = desc.value[value];
   if (!v) return value;
-  return v.name.slice(enumPrefix(desc).length);
+  return v.name.slice(enumValuePrefix(desc).length);
 }
 
 function scalarToRest(type: ScalarType, value: unknown): unknown {
@@ -160,7 +148,7 @@ export function scalarFromRest(type: ScalarType, raw: unknown, where: string, fr
 export function enumFromRest(desc: DescEnum, raw: unknown, where: string): number {
   if (typeof raw === "number" && desc.value[raw]) return raw;
   if (typeof raw === "string") {
-    const prefix = enumPrefix(desc);
+    const prefix = enumValuePrefix(desc);
     const match = desc.values.find((v) => v.name === raw || v.name === prefix + raw);
     if (match && match.number !== 0) return match.number;
   }

@@ -8,7 +8,7 @@
 // through `create(desc, init)`.
 import { create, fromJson, ScalarType, type DescField, type DescMessage, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
 import { isWrapperDesc } from "@bufbuild/protobuf/wkt";
-import { installBufferTextEncoding } from "@signage/platform";
+import { enumValuePrefix, installBufferTextEncoding } from "@signage/platform";
 
 // Every list response is serialized right after this conversion.
 installBufferTextEncoding();
@@ -39,10 +39,10 @@ function planOf(desc: DescMessage): FieldPlan[] {
 /** Enum values by full name, short name (without the `TYPE_NAME_` prefix) and number. */
 function enumConverter(field: DescField): Convert {
   const desc = field.enum!;
-  const prefix = desc.name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase() + "_";
+  const prefix = enumValuePrefix(desc);
   const byName = new Map<string, number>();
   // Full names first so they win over a short name that happens to equal another value's full name.
-  for (const v of desc.values) if (v.name.startsWith(prefix)) byName.set(v.name.slice(prefix.length), v.number);
+  if (prefix) for (const v of desc.values) byName.set(v.name.slice(prefix.length), v.number);
   for (const v of desc.values) byName.set(v.name, v.number);
   return (value) => (typeof value === "number" ? value : byName.get(String(value)));
 }
