@@ -27,7 +27,7 @@ export const mediaModule: ServiceModule = {
     let subscription: Subscription | undefined;
     const teams = mediaTeams({ knex: ctx.knex, bus: ctx.bus, peers: ctx.peers, outbox: ctx.outbox });
     const storage = createMediaStorage(ctx.env);
-    const files = fileDepsOf(ctx, { teams: teams.hooks, urls: storage.urls, blobs: storage.blobs });
+    const files = fileDepsOf(ctx, { teams: teams.hooks, urls: storage.urls, store: storage.store });
     const uploads: UploadDeps = { files, store: storage.store, storage, peers: ctx.peers };
     const jobs: PeriodicJob[] = [];
     return {
@@ -47,7 +47,7 @@ export const mediaModule: ServiceModule = {
           // Every tenant row now (files/tenant-purge.ts), its bytes once the rows are committed gone.
           onDeleted: async (trx, customer) => {
             const blobs = await purgeTenantRows(trx, customer.id);
-            purgeTenantBlobsAfterCommit(trx, storage.store, blobs, (err) => ctx.logger.warn({ err, customerId: customer.id }, "blob cleanup after customer deletion failed"));
+            purgeTenantBlobsAfterCommit(trx, files, blobs);
           },
         });
         await teams.start();

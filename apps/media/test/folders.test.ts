@@ -6,7 +6,10 @@ import { createOutbox } from "@signage/events";
 import { startLibrary, type Library, type Tenant } from "./files-support.js";
 import { sweepOutdatedFiles } from "../src/validity/validity-sweep.js";
 import { teamsNotAvailable } from "../src/files/team-hooks.js";
-import { leaveBlobsToDeletedEventConsumers, noBlobUrlsYet } from "../src/files/blob-cleanup.js";
+import { noBlobUrlsYet } from "../src/files/blob-cleanup.js";
+import { createFilesystemBlobStore } from "@signage/storage";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { FileDeps } from "../src/files/file-deps.js";
 
 let lib: Library;
@@ -193,7 +196,7 @@ describe("validity sweep", () => {
     const elsewhere = await lib.file(a, { fileFolderId: plain.id, validTo: now - 1000 });
     // Not started: the media module's relay publishes what this outbox stores in the same table.
     const outbox = createOutbox({ knex: lib.knex, bus: lib.platform.bus });
-    const deps: FileDeps = { knex: lib.knex, outbox, newId, logger: createLogger({ name: "sweep-test", level: "silent" }), teams: teamsNotAvailable, blobs: leaveBlobsToDeletedEventConsumers, urls: noBlobUrlsYet };
+    const deps: FileDeps = { knex: lib.knex, outbox, newId, logger: createLogger({ name: "sweep-test", level: "silent" }), teams: teamsNotAvailable, store: createFilesystemBlobStore({ root: join(tmpdir(), "media-folders-sweep") }), urls: noBlobUrlsYet };
     const runs = await Promise.all([sweepOutdatedFiles(deps, now), sweepOutdatedFiles(deps, now), sweepOutdatedFiles(deps, now)]);
     expect(runs.reduce((n: number, r) => n + (r ?? 0), 0)).toBe(1);
     expect((await lib.knex("file").whereIn("id", [expired.id, current.id, open.id, elsewhere.id])).map((r: any) => r.id).sort()).toEqual([current.id, open.id, elsewhere.id].sort());

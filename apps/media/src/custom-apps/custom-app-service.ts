@@ -10,7 +10,8 @@ import { customAppToMessage } from "./custom-app-mapper.js";
 import { customAppResource } from "./custom-app-resource.js";
 import { insertApp, lockApp, updateApp } from "./custom-app-repository.js";
 import { createColumns, updateColumns } from "./custom-app-rules.js";
-import { deleteBlobs, packageBlobKeys } from "./package-store.js";
+import { packageBlobKeys } from "./package-store.js";
+import { discardBlobs, scheduleBlobRemoval } from "../storage/blob-intents.js";
 import { uploadPackage } from "./package-upload.js";
 import { downloadPackage } from "./package-download.js";
 import { DEFAULT_ZIP_LIMITS } from "./package/zip-limits.js";
@@ -56,13 +57,14 @@ export function customAppService(deps: CustomAppDeps): ServiceImpl<typeof Custom
     async deleteMyApp(req, ctx) {
       const auth = requireAuth(ctx);
       const id = Number(req.id);
-      const row = await knex.transaction(async (trx) => {
+      // The package's bytes: due for removal from the delete's commit on, deleted after it (or by the blob intent sweep).
+      const disowned = await knex.transaction(async (trx) => {
         const current = await lockApp(trx, auth.scope, id);
         if (!current) throw appNotFound(id);
         await trx("custom_app").where({ id }).delete();
-        return current;
+        return scheduleBlobRemoval(trx, Number(current.customer_id), packageBlobKeys(current));
       });
-      await deleteBlobs(store, packageBlobKeys(row));
+      await discardBlobs(knex, store, disowned);
       return {};
     },
 

@@ -6,14 +6,16 @@
 import { entryPathToKey } from "./package/blob-key-encoding.js";
 
 export interface PackageLocation {
+  /** The upload's own folder (ends with "/"): everything below it is this package's. */
+  folder: string;
   packageKey: string;
   /** Ends with "/". */
   rootPath: string;
 }
 
 export function packageLocation(customerId: number, appNumericId: number, uploadId: string): PackageLocation {
-  const base = `custom-apps/${customerId}/${appNumericId}/${uploadId}`;
-  return { packageKey: `${base}/package.zip`, rootPath: `${base}/files/` };
+  const folder = `custom-apps/${customerId}/${appNumericId}/${uploadId}/`;
+  return { folder, packageKey: `${folder}package.zip`, rootPath: `${folder}files/` };
 }
 
 /** The blob key of a checked entry path under a package root. */

@@ -1,5 +1,7 @@
-// Package bytes in the blob store: unpack a checked ZIP under a fresh root,
-// keep the ZIP itself for download, and delete a package's blobs again.
+// Package bytes in the blob store: unpack a checked ZIP under a fresh root and
+// keep the ZIP itself for download. The caller covers the package folder with
+// a blob intent before writing (package-upload.ts), so a failure or a crash
+// midway leaves nothing that intent does not remove.
 import { createReadStream } from "node:fs";
 import type { BlobStore } from "@signage/storage";
 import { contentTypeOf } from "./content-types.js";
@@ -12,34 +14,16 @@ export interface StoredPackage {
   files: string[];
 }
 
-/**
- * Pass 2 over the ZIP: every file streamed into the store (the same guards as
- * pass 1 apply while inflating). On failure the blobs written so far are removed.
- */
+/** Pass 2 over the ZIP: every file streamed into the store (the same guards as pass 1 apply while inflating). */
 export async function storePackage(store: BlobStore, zipPath: string, zipSize: number, location: PackageLocation, limits: ZipLimits): Promise<StoredPackage> {
-  const written: string[] = [];
-  try {
-    await walkZip(zipPath, limits, async (entry, open) => {
-      const key = fileKey(location.rootPath, entry.path);
-      written.push(key);
-      await store.put(key, await open(), { contentType: contentTypeOf(entry.path), maxSize: entry.uncompressedSize });
-    });
-    written.push(location.packageKey);
-    await store.put(location.packageKey, createReadStream(zipPath), { contentType: "application/zip", size: zipSize });
-  } catch (e) {
-    await deleteBlobs(store, written);
-    throw e;
-  }
-  return { files: written.filter((k) => k !== location.packageKey).map((k) => k.slice(location.rootPath.length)) };
-}
-
-/** Idempotent; one failed delete does not stop the others (an orphan is harmless, a half-deleted row is not). */
-export async function deleteBlobs(store: BlobStore, keys: readonly string[]): Promise<void> {
-  const queue = [...keys];
-  const worker = async () => {
-    for (let key = queue.shift(); key !== undefined; key = queue.shift()) await store.delete(key).catch(() => undefined);
-  };
-  await Promise.all(Array.from({ length: Math.min(8, queue.length) }, worker));
+  const files: string[] = [];
+  await walkZip(zipPath, limits, async (entry, open) => {
+    const key = fileKey(location.rootPath, entry.path);
+    files.push(key.slice(location.rootPath.length));
+    await store.put(key, await open(), { contentType: contentTypeOf(entry.path), maxSize: entry.uncompressedSize });
+  });
+  await store.put(location.packageKey, createReadStream(zipPath), { contentType: "application/zip", size: zipSize });
+  return { files };
 }
 
 /** Every blob of the package a row points at (ZIP and unpacked files). */

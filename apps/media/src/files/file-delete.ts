@@ -1,8 +1,11 @@
-// Deleting files: rows (and their team assignments) and the events announcing
-// it in the caller's transaction; the blobs after commit, since a blob store
-// cannot roll back (a rolled-back delete must still find its bytes).
+// Deleting files: rows (and their team assignments), the events announcing it
+// and the blobs' removal intents in the caller's transaction; the bytes after
+// commit, since a blob store cannot roll back (a rolled-back delete must still
+// find its bytes). A crash or a failed store delete after the commit leaves
+// due intents, which the blob intent sweep finishes (storage/blob-intents.ts).
 import type { Knex } from "knex";
 import type { OutboxPort } from "@signage/runtime";
+import { discardBlobs, scheduleBlobRemoval } from "../storage/blob-intents.js";
 import { enqueueFilesDeleted, type DeletedFileBlob } from "./file-events.js";
 import { enqueueFilesUntagged } from "./file-tag-events.js";
 import type { FileDeps } from "./file-deps.js";
@@ -12,35 +15,42 @@ import type { MediaTeamHooks } from "./team-hooks.js";
 export async function deleteFileRows(trx: Knex.Transaction, teams: MediaTeamHooks, customerId: number, fileIds: string[]): Promise<DeletedFileBlob[]> {
   if (fileIds.length === 0) return [];
   const rows = await trx("file").where({ customer_id: customerId }).whereIn("id", fileIds).delete().returning(["id", "storage_key", "thumbnail_key"]);
-  return afterRowsDeleted(trx, teams, rows);
+  return afterRowsDeleted(trx, teams, customerId, rows);
 }
 
 /** Deletes every file in the folder `folderId` or below it (recursive path containment). */
 export async function deleteFilesUnder(trx: Knex.Transaction, teams: MediaTeamHooks, customerId: number, folderId: string): Promise<DeletedFileBlob[]> {
   const rows = await trx("file").where({ customer_id: customerId }).whereRaw("path @> ARRAY[?]::uuid[]", [folderId]).delete().returning(["id", "storage_key", "thumbnail_key"]);
-  return afterRowsDeleted(trx, teams, rows);
+  return afterRowsDeleted(trx, teams, customerId, rows);
 }
 
-async function afterRowsDeleted(trx: Knex.Transaction, teams: MediaTeamHooks, rows: { id: string; storage_key: string | null; thumbnail_key: string | null }[]): Promise<DeletedFileBlob[]> {
+async function afterRowsDeleted(trx: Knex.Transaction, teams: MediaTeamHooks, customerId: number, rows: { id: string; storage_key: string | null; thumbnail_key: string | null }[]): Promise<DeletedFileBlob[]> {
   const blobs = rows.map((r) => ({ fileId: r.id, storageKey: r.storage_key, thumbnailKey: r.thumbnail_key }));
   if (blobs.length) await teams.removeAll(trx, "file", blobs.map((b) => b.fileId));
+  await scheduleDeletedBlobs(trx, customerId, blobs);
   return blobs;
 }
 
-/** In the deleting transaction: tell the consumers (content drops references, storage drops bytes, core's tag index). */
+/** In the transaction that deleted the rows: their bytes are due for removal from its commit on. */
+export async function scheduleDeletedBlobs(trx: Knex.Transaction, customerId: number, blobs: DeletedFileBlob[]): Promise<void> {
+  await scheduleBlobRemoval(trx, customerId, blobKeys(blobs));
+}
+
+function blobKeys(blobs: DeletedFileBlob[]): Array<string | null> {
+  return blobs.flatMap((b) => [b.storageKey, b.thumbnailKey]);
+}
+
+/** In the deleting transaction: tell the consumers (content drops references, core's tag index; the event lists the blob keys too). */
 export async function announceDeletedFiles(trx: Knex.Transaction, outbox: OutboxPort, customerId: number, blobs: DeletedFileBlob[], removeFromPlaylists: boolean): Promise<void> {
   if (blobs.length === 0) return;
   await enqueueFilesDeleted(outbox, trx, customerId, blobs, removeFromPlaylists);
   await enqueueFilesUntagged(trx, outbox, customerId, blobs.map((b) => b.fileId));
 }
 
-/** After commit: the deleted files' bytes. */
-export async function removeDeletedBlobs(deps: Pick<FileDeps, "blobs" | "logger">, customerId: number, blobs: DeletedFileBlob[]): Promise<void> {
+/** After commit: the deleted files' bytes (scheduled by deleteFileRows / scheduleDeletedBlobs), best effort. */
+export async function removeDeletedBlobs(deps: Pick<FileDeps, "knex" | "store" | "logger">, customerId: number, blobs: DeletedFileBlob[]): Promise<void> {
   if (blobs.length === 0) return;
-  try {
-    await deps.blobs.deleteBlobs(blobs);
-  } catch (error) {
-    // The rows are gone and the event is stored; a leftover blob is garbage, not an API failure.
-    deps.logger.warn({ err: error, customerId, count: blobs.length }, "blob cleanup failed after file delete");
-  }
+  const left = await discardBlobs(deps.knex, deps.store, blobKeys(blobs));
+  // The rows are gone and the event is stored: a blob not deleted now is the sweep's, not an API failure.
+  if (left.length > 0) deps.logger.warn({ customerId, count: left.length }, "blobs of deleted files left to the blob intent sweep");
 }

@@ -4,7 +4,8 @@ import type { IdGenerator } from "@signage/db";
 import type { Logger } from "@signage/platform";
 import type { OutboxPort, QuickFilterResolver } from "@signage/runtime";
 import type { MediaTeamHooks } from "./team-hooks.js";
-import type { BlobCleanup, BlobUrls } from "./blob-cleanup.js";
+import type { BlobStore } from "@signage/storage";
+import type { BlobUrls } from "./blob-cleanup.js";
 
 export interface FileDeps {
   knex: Knex;
@@ -13,7 +14,8 @@ export interface FileDeps {
   newId: IdGenerator;
   logger: Logger;
   teams: MediaTeamHooks;
-  blobs: BlobCleanup;
+  /** Where the files' bytes live; a delete removes them through blob intents (file-delete.ts). */
+  store: BlobStore;
   urls: BlobUrls;
   /** Resolves `quickFilterId` of file lists (and filtered folders) through core. */
   quickFilters?: QuickFilterResolver;

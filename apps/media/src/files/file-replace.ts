@@ -26,7 +26,7 @@ export interface ReplaceFileInput {
 
 export interface ReplaceOutcome {
   customerId: number;
-  /** The old file's blobs when removeOldFile; remove them with removeDeletedBlobs after commit. */
+  /** The old file's blobs when removeOldFile (their removal is scheduled in the transaction); removeDeletedBlobs after commit. */
   deleted: DeletedFileBlob[];
 }
 

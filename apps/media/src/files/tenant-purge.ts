@@ -1,11 +1,19 @@
 // "Deleting a customer cascades to every service through an event; nothing of
 // it remains readable afterwards": media's part of customer.deleted. Every
 // tenant row goes in the event's transaction (with the inbox claim and the
-// tenant tombstone); the bytes go after commit, since a blob store cannot
-// roll back. Blob keys carry the customer id as a folder, so the bytes are a
-// few prefix deletes whatever the number of files.
+// tenant tombstone), and so do the removal intents of its bytes; the bytes go
+// after commit, since a blob store cannot roll back, and the blob intent sweep
+// finishes them after a crash or a failed delete. Blob keys carry the customer
+// id as a folder, so the bytes are a few folder intents whatever the number of
+// files (storage/blob-intents.ts: a key ending with "/" is a folder).
+// The tenant's own leftover blob_intent rows are kept: a write-ahead intent
+// belongs to an upload that may still be writing, and its bytes can land after
+// the folder delete; the intent still covers them (the upload's row cannot
+// commit without the tenant's folders or app, so it discards them itself; after
+// a crash the sweep takes the intent once past the grace).
 import type { Knex } from "knex";
-import type { BlobStore } from "@signage/storage";
+import { discardBlobs, scheduleBlobRemoval } from "../storage/blob-intents.js";
+import type { FileDeps } from "./file-deps.js";
 
 /** Media's tables holding rows of one customer, children first (the tenant replica keeps its tombstone). */
 export const TENANT_TABLES = [
@@ -30,15 +38,16 @@ export interface TenantBlobs {
   customerId: number;
   /** Unfinished multipart uploads of open sessions: their parts are not blobs yet. */
   uploads: { key: string; uploadId: string }[];
-  /** Keys a row pointed at outside the tenant's prefixes (none today; kept so no byte can survive a format change). */
-  strayKeys: string[];
+  /** Scheduled for removal in the purge's transaction: the tenant's folders, and any key a row pointed at outside them. */
+  keys: string[];
 }
 
 export async function purgeTenantRows(trx: Knex.Transaction, customerId: number): Promise<TenantBlobs> {
   const uploads: { storage_key: string; store_upload_id: string }[] = await trx("upload_session").where({ customer_id: customerId }).select("storage_key", "store_upload_id");
   const strayKeys = await strayBlobKeys(trx, customerId);
   for (const table of TENANT_TABLES) await trx(table).where({ customer_id: customerId }).delete();
-  return { customerId, uploads: uploads.map((u) => ({ key: u.storage_key, uploadId: u.store_upload_id })), strayKeys };
+  const keys = await scheduleBlobRemoval(trx, customerId, [...tenantBlobPrefixes(customerId), ...strayKeys]);
+  return { customerId, uploads: uploads.map((u) => ({ key: u.storage_key, uploadId: u.store_upload_id })), keys };
 }
 
 async function strayBlobKeys(trx: Knex.Transaction, customerId: number): Promise<string[]> {
@@ -56,19 +65,23 @@ async function strayBlobKeys(trx: Knex.Transaction, customerId: number): Promise
 
 /**
  * Once `trx` (which purged the rows) committed: purgeTenantBlobs. Never after a
- * rollback, where the rows still point at the bytes; failures go to `onError`
- * (the rows are gone, a leftover blob is garbage, and the event is consumed).
+ * rollback, where the rows still point at the bytes (and the intents are gone
+ * with it). Failures are logged: the rows are gone and the event is consumed.
  */
-export function purgeTenantBlobsAfterCommit(trx: Knex.Transaction, store: BlobStore, blobs: TenantBlobs, onError: (e: unknown) => void): void {
+export function purgeTenantBlobsAfterCommit(trx: Knex.Transaction, deps: Pick<FileDeps, "knex" | "store" | "logger">, blobs: TenantBlobs): void {
   trx.executionPromise.then(
-    () => purgeTenantBlobs(store, blobs).catch(onError),
+    () => purgeTenantBlobs(deps, blobs),
     () => undefined,
   );
 }
 
-/** After commit: aborts the open uploads and deletes every blob of the customer. */
-export async function purgeTenantBlobs(store: BlobStore, blobs: TenantBlobs): Promise<void> {
-  for (const upload of blobs.uploads) await store.multipart.abort(upload.key, upload.uploadId);
-  for (const prefix of tenantBlobPrefixes(blobs.customerId)) await store.deletePrefix(prefix);
-  for (const key of blobs.strayKeys) await store.delete(key);
+/** After commit: aborts the open uploads and deletes every blob of the customer (what fails stays with the sweep). */
+export async function purgeTenantBlobs(deps: Pick<FileDeps, "knex" | "store" | "logger">, blobs: TenantBlobs): Promise<void> {
+  const { customerId } = blobs;
+  for (const upload of blobs.uploads) {
+    // Parts are no blobs, so no intent covers them: a crash here leaves them to the store's own expiry.
+    await deps.store.multipart.abort(upload.key, upload.uploadId).catch((err: unknown) => deps.logger.warn({ err, customerId, key: upload.key }, "open upload not aborted after customer deletion"));
+  }
+  const left = await discardBlobs(deps.knex, deps.store, blobs.keys);
+  if (left.length > 0) deps.logger.warn({ customerId, keys: left }, "blobs of a deleted customer left to the blob intent sweep");
 }

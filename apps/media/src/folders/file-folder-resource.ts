@@ -19,9 +19,10 @@ export const fileFolderResource = defineResource({
     fileFolderType: { type: "number", sqlType: "integer" },
     syncType: { type: "string" },
     isRootSyncedFolder: { type: "boolean" },
-    isSyncedAlphaFolder: { type: "boolean", computed: { sql: "(?? = 'alpha')", columns: ["sync_source"] } },
-    isSyncedBetaFolder: { type: "boolean", computed: { sql: "(?? = 'beta')", columns: ["sync_source"] } },
-    isSyncedGammaFolder: { type: "boolean", computed: { sql: "(?? = 'gamma')", columns: ["sync_source"] } },
+    // "isSyncedAlphaFolder, ... | boolean": false, not null (a missing key), when the folder is not synced.
+    isSyncedAlphaFolder: { type: "boolean", computed: { sql: "coalesce(?? = 'alpha', false)", columns: ["sync_source"] } },
+    isSyncedBetaFolder: { type: "boolean", computed: { sql: "coalesce(?? = 'beta', false)", columns: ["sync_source"] } },
+    isSyncedGammaFolder: { type: "boolean", computed: { sql: "coalesce(?? = 'gamma', false)", columns: ["sync_source"] } },
     alphaCredentialId: { type: "string" },
     betaTenantId: { type: "string" },
     gammaCredentialId: { type: "string" },

@@ -1,6 +1,7 @@
 // "Folder deletion removes every contained folder and file recursively." The root
 // "cannot be deleted". Single deletes and removeBatch share one transaction shape:
-// rows and the events announcing them (outbox) together, blob cleanup after commit.
+// rows, the events announcing them (outbox) and the removal intents of their
+// blobs together; the bytes after commit (or by the blob intent sweep).
 import { Code, type HandlerContext } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import { requireAuth, serviceError, type AuthContext } from "@signage/auth";

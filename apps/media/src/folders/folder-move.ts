@@ -9,6 +9,7 @@ import { requireFile } from "../files/file-repository.js";
 import type { FileDeps } from "../files/file-deps.js";
 import { requireFolder, requireStoredFolder } from "./folder-repository.js";
 import { readFolder } from "./folder-list.js";
+import { assertMayCreateInRoot } from "./root-creation.js";
 import { unique, type BatchInput } from "./folder-delete.js";
 
 export async function moveBatch(ctx: HandlerContext, deps: FileDeps, targetId: string | undefined, batch: BatchInput): Promise<FileFolder> {
@@ -30,6 +31,8 @@ export async function moveBatch(ctx: HandlerContext, deps: FileDeps, targetId: s
     }
     await deps.teams.assertWritable(trx, auth, "fileFolder", [target.id, ...folders.map((f) => f.id)]);
     await deps.teams.assertWritable(trx, auth, "file", files.map((f) => f.id));
+    // Moving into the root creates there as far as isFileAndFolderCreationEnabledInRootForTeamUsers is concerned.
+    await assertMayCreateInRoot(deps.teams, auth, target.parent_id === null);
     if (files.length) {
       await trx("file").whereIn("id", files.map((f) => f.id)).update({ file_folder_id: target.id, path: target.path, update_date: trx.fn.now() });
     }

@@ -1,9 +1,7 @@
 // Media's storage composition: the blob store picked by STORAGE_URL, the URL
-// signer, and what the file operations need from storage (download URLs and
-// blob deletion).
+// signer, and what the file operations need from storage (download URLs).
 import { createBlobStoreFromUrl, UrlSigner, type BlobStore } from "@signage/storage";
 import { createBlobUrls } from "./blob-urls.js";
-import { createBlobDeletion } from "./blob-deletion.js";
 import { storageConfigFromEnv, type MediaStorageConfig } from "./storage-config.js";
 
 export interface MediaStorage {
@@ -12,8 +10,6 @@ export interface MediaStorage {
   signer: UrlSigner;
   /** For FileDeps.urls: `location`/`thumbnail` from blob keys. */
   urls: ReturnType<typeof createBlobUrls>;
-  /** For FileDeps.blobs: removes a deleted file's bytes. */
-  blobs: ReturnType<typeof createBlobDeletion>;
 }
 
 export function createMediaStorage(env: Record<string, string | undefined>): MediaStorage {
@@ -25,6 +21,5 @@ export function createMediaStorage(env: Record<string, string | undefined>): Med
     store,
     signer,
     urls: createBlobUrls({ signer, baseUrl: config.publicBaseUrl, windowMs: config.downloadUrlWindowMs }),
-    blobs: createBlobDeletion(store),
   };
 }

@@ -25,6 +25,8 @@ import { badUpload, payloadTooLarge, sessionNotFound } from "./upload-errors.js"
 import { announceNewFileTags } from "../files/file-tag-events.js";
 import { discardBlobs, recordBlobIntents } from "../storage/blob-intents.js";
 import { ownWrittenBlobs } from "./blob-write.js";
+import { callerName } from "./upload-creator.js";
+import { requireUploadTeams } from "./upload-teams.js";
 import type { UploadDeps } from "./upload-deps.js";
 
 async function claim(deps: UploadDeps, ctx: HandlerContext, uploadId: string): Promise<SessionRow> {
@@ -55,6 +57,8 @@ async function checkBeforeAssembly(deps: UploadDeps, ctx: HandlerContext, sessio
   const customerId = Number(session.customer_id);
   assertFits(await storageQuota(ctx, deps, customerId), total);
   if (session.parent_id) await requireStoredFolder(deps.files.knex, customerId, session.parent_id);
+  // A team deleted since init: refused while the session can still be cancelled or recovered.
+  await requireUploadTeams(ctx, deps, customerId, parseTeamIds(session.team_ids ?? undefined));
   return parts;
 }
 
@@ -74,6 +78,8 @@ export async function completeUpload(uploadId: string, ctx: HandlerContext, deps
   let assembled = false;
   try {
     const parts = await checkBeforeAssembly(deps, ctx, session);
+    // The uploader's name, asked while assembling (never rejects); only the session's creator can give their own.
+    const creatorName = session.creator_user_id === auth.caller.userId ? callerName(ctx, deps) : Promise.resolve(null);
     await recordBlobIntents(knex, customerId, [session.storage_key]);
     intended = true;
     // The filesystem store shows the bytes while assembling; object stores need one read pass.
@@ -87,6 +93,7 @@ export async function completeUpload(uploadId: string, ctx: HandlerContext, deps
     if (session.crc_checksum && session.crc_checksum !== digest.checksum) {
       throw badUpload("upload.error.checksumMismatch", "The assembled file's CRC32 differs from crcChecksum given at init", { expected: session.crc_checksum, actual: digest.checksum });
     }
+    const name = await creatorName;
     const sniffed = session.width && session.height ? undefined : imageSize(session.content_type, digest.header);
     await knex.transaction(async (trx) => {
       await ownWrittenBlobs(trx, [session.storage_key]);
@@ -105,7 +112,7 @@ export async function completeUpload(uploadId: string, ctx: HandlerContext, deps
         validFrom: session.valid_from === null ? null : Number(session.valid_from),
         validTo: session.valid_to === null ? null : Number(session.valid_to),
         muted: session.muted ?? false,
-        creator: { userId: session.creator_user_id ?? undefined, email: session.creator_email ?? undefined },
+        creator: { userId: session.creator_user_id ?? undefined, email: session.creator_email ?? undefined, name },
         storageKey: session.storage_key,
       }, newId);
       await teams.assignOnCreate(trx, "file", session.file_id, customerId, parseTeamIds(session.team_ids ?? undefined));

@@ -16,6 +16,7 @@ import { assertFits, storageQuota } from "./quota.js";
 import { insertSession } from "./session-repository.js";
 import { validateContentType } from "./supported-types.js";
 import { badUpload } from "./upload-errors.js";
+import { requireUploadTeams } from "./upload-teams.js";
 import { CHUNKED_MAX_SIZE, MAX_CHUNKS, type UploadDeps } from "./upload-deps.js";
 
 export async function initUpload(req: InitUploadRequest, ctx: HandlerContext, deps: UploadDeps): Promise<InitUploadResponse> {
@@ -56,10 +57,12 @@ export async function initUpload(req: InitUploadRequest, ctx: HandlerContext, de
   const validFrom = body.validFrom === undefined ? null : Number(body.validFrom);
   const validTo = body.validTo === undefined ? null : Number(body.validTo);
   checkValidity(validFrom, validTo);
-  parseTeamIds(req.teamIds);
+  const assignments = parseTeamIds(req.teamIds);
   const parent = body.parentId ? await requireStoredFolder(knex, customerId, body.parentId) : undefined;
   if (parent) await teams.assertWritable(knex, auth, "fileFolder", [parent.id]);
   await assertMayCreateInRoot(teams, auth, !parent || parent.parent_id === null);
+  // Complete assigns these teams; an unknown one is refused now, before the session and its parts exist.
+  await requireUploadTeams(ctx, deps, customerId, assignments);
   assertFits(await storageQuota(ctx, deps, customerId), size);
 
   const fileId = newId();

@@ -18,12 +18,15 @@ import { parseTeamIds } from "../files/team-hooks.js";
 import { requireStoredFolder } from "../folders/folder-repository.js";
 import { fileBlobKey, thumbnailBlobKey } from "../storage/blob-keys.js";
 import { StreamedRequest } from "../storage/streamed-request.js";
-import { discardBlobs, recordBlobIntents } from "../storage/blob-intents.js";
+import { discardBlobs } from "../storage/blob-intents.js";
+import { removeDeletedBlobs } from "../files/file-delete.js";
 import { ownWrittenBlobs, writeDigested, type BlobTarget } from "./blob-write.js";
 import { imageSize } from "./image-size.js";
 import { remainingBytes, storageQuota } from "./quota.js";
 import { unsupportedMediaType, validateContentType } from "./supported-types.js";
 import { badUpload } from "./upload-errors.js";
+import { callerName } from "./upload-creator.js";
+import { requireUploadTeams } from "./upload-teams.js";
 import { announceNewFileTags } from "../files/file-tag-events.js";
 import { SIMPLE_UPLOAD_LIMIT, THUMBNAIL_LIMIT, type UploadDeps } from "./upload-deps.js";
 
@@ -45,10 +48,6 @@ interface StoredPreview {
   filename: string;
 }
 
-function disowned(outcome: ReplaceOutcome): Array<string | null> {
-  return outcome.deleted.flatMap((b) => [b.storageKey, b.thumbnailKey]);
-}
-
 function splitTags(tags: string[]): string[] {
   return tags.flatMap((t) => t.split(",")).map((t) => t.trim()).filter(Boolean);
 }
@@ -68,9 +67,16 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
   const parent = q.parentId ? await requireStoredFolder(knex, customerId, q.parentId) : undefined;
   if (parent) await teams.assertWritable(knex, auth, "fileFolder", [parent.id]);
   await assertMayCreateInRoot(teams, auth, !parent || parent.parent_id === null);
-  if (q.fileIdToReplace) await requireFile(knex, customerId, q.fileIdToReplace);
+  await requireUploadTeams(ctx, deps, customerId, assignments);
+  if (q.fileIdToReplace) {
+    // Replacing (and with removeOldFile deleting) is a write to that file: the same team check as every other file write.
+    const replaced = await requireFile(knex, customerId, q.fileIdToReplace);
+    await teams.assertWritable(knex, auth, "file", [replaced.id]);
+  }
   const quota = await storageQuota(ctx, deps, customerId);
 
+  // Asked while the bytes stream (never rejects; null when core does not answer).
+  const creatorName = callerName(ctx, deps);
   const target: BlobTarget = { knex, store: deps.store, customerId };
   const files: StoredFile[] = [];
   const previews: StoredPreview[] = [];
@@ -112,7 +118,7 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
       thumbnailOf.set(preview.filename, preview.key);
     }
 
-    const creator = { userId: auth.caller.userId, email: auth.caller.subject };
+    const creator = { userId: auth.caller.userId, email: auth.caller.subject, name: await creatorName };
     const outcome = await knex.transaction(async (trx) => {
       // First: a swept intent refuses the upload before any row is written.
       await ownWrittenBlobs(trx, storedKeys());
@@ -142,16 +148,12 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
       await announceNewFileTags(trx, deps.files.outbox, files.map((f) => f.id));
       let replaced: ReplaceOutcome | undefined;
       if (q.fileIdToReplace) {
+        // A removed old file's bytes get their removal intent in this transaction (file-delete.ts).
         replaced = await replaceFileInTransaction(trx, deps.files, { customerId, fileIdToReplace: q.fileIdToReplace, sourceFileId: files[0].id, removeOldFile: q.removeOldFile ?? false });
-        // The removed file's bytes are disowned by this commit: an intent now, deleted after it.
-        await recordBlobIntents(trx, customerId, disowned(replaced));
       }
       return replaced;
     });
-    if (outcome) {
-      const left = await discardBlobs(knex, deps.store, disowned(outcome));
-      if (left.length > 0) deps.files.logger.warn({ customerId, keys: left }, "replaced file's blobs left to the blob intent sweep");
-    }
+    if (outcome) await removeDeletedBlobs(deps.files, customerId, outcome.deleted);
   } catch (err) {
     await discardBlobs(knex, deps.store, storedKeys());
     throw err;

@@ -10,7 +10,7 @@ import type { UploadThumbnailRequest } from "@signage/contracts/signage/media/v1
 import { requireFile, setThumbnailKey } from "../files/file-repository.js";
 import { thumbnailBlobKey } from "../storage/blob-keys.js";
 import { StreamedRequest } from "../storage/streamed-request.js";
-import { discardBlobs, recordBlobIntents } from "../storage/blob-intents.js";
+import { discardBlobs, scheduleBlobRemoval } from "../storage/blob-intents.js";
 import { ownWrittenBlobs, writeDigested } from "./blob-write.js";
 import { unsupportedMediaType } from "./supported-types.js";
 import { badUpload } from "./upload-errors.js";
@@ -38,7 +38,7 @@ export async function uploadThumbnail(requests: AsyncIterable<UploadThumbnailReq
       const current: { thumbnail_key: string | null } | undefined = await trx("file").where({ id: file.id, customer_id: customerId }).forUpdate().first("thumbnail_key");
       await setThumbnailKey(trx, customerId, file.id, key);
       const old = current?.thumbnail_key && current.thumbnail_key !== key ? current.thumbnail_key : null;
-      await recordBlobIntents(trx, customerId, [old]);
+      await scheduleBlobRemoval(trx, customerId, [old]);
       return old;
     });
   } catch (err) {

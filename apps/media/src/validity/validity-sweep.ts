@@ -4,9 +4,11 @@
 // time (the others skip the round), and rows are taken FOR UPDATE SKIP LOCKED so
 // a file busy in a user's transaction waits for the next round. Idempotent: a
 // deleted file is gone, so a second run finds nothing. The deletions are
-// announced in the batch's transaction (outbox), the blobs removed after it.
+// announced and the blobs' removal scheduled (blob intents) in the batch's
+// transaction; the bytes are removed after it, or by the blob intent sweep
+// when a crash or a failed delete comes in between.
 import type { Knex } from "knex";
-import { announceDeletedFiles, removeDeletedBlobs } from "../files/file-delete.js";
+import { announceDeletedFiles, removeDeletedBlobs, scheduleDeletedBlobs } from "../files/file-delete.js";
 import type { DeletedFileBlob } from "../files/file-events.js";
 import type { FileDeps } from "../files/file-deps.js";
 
@@ -45,6 +47,9 @@ async function deleteOneBatch(trx: Knex.Transaction, deps: FileDeps, now: number
   }
   const ids = [...byCustomer.values()].flat().map((b) => b.fileId);
   if (ids.length) await deps.teams.removeAll(trx, "file", ids);
-  for (const [customerId, blobs] of byCustomer) await announceDeletedFiles(trx, deps.outbox, customerId, blobs, false);
+  for (const [customerId, blobs] of byCustomer) {
+    await scheduleDeletedBlobs(trx, customerId, blobs);
+    await announceDeletedFiles(trx, deps.outbox, customerId, blobs, false);
+  }
   return byCustomer;
 }

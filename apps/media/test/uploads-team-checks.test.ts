@@ -1,0 +1,128 @@
+// Team checks of uploads, over HTTP through the gateway. Document 2: a
+// restricted user "sees only team-assigned resources", and a file's "readOnly:
+// true when caller has no write access" (document 1), so the replace target of
+// POST /api/file ("fileIdToReplace, removeOldFile") gets the check of every
+// other file write. "Create with teamIds=<id>:<readOnly>": chunked uploads check
+// the teams at init and again before assembly, so that "open -> recover: any
+// time" and "open -> cancelled" stay possible when complete refuses them.
+import { randomUUID } from "node:crypto";
+import { readdir } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser, eventually, type TenantUser } from "@signage/testing";
+import { multipart, png, startUploadPlatform, type UploadTenant } from "./uploads-support.js";
+
+let env: Awaited<ReturnType<typeof startUploadPlatform>>;
+let t: UploadTenant;
+let restricted: TenantUser;
+let teamA: string;
+let teamB: string;
+
+const http = () => env.platform.http;
+const media = () => env.platform.knexOf("media");
+const storedBlobs = async () => (await readdir(`${env.blobDir}/files/${t.id}`).catch(() => [] as string[])).sort();
+
+async function upload(token: string, name: string, query: Record<string, string | boolean> = {}) {
+  return http().post("/api/file", { token, body: multipart([{ name: "files[]", filename: name, type: "image/png", data: png(3, 2) }]), query });
+}
+
+async function team(name: string): Promise<string> {
+  const res = await http().post("/api/team/", { token: t.owner.token, body: { name: `${name}-${randomUUID()}` } });
+  expect(res.status, res.text).toBe(200);
+  return res.body.id;
+}
+
+beforeAll(async () => {
+  env = await startUploadPlatform("uploads_team_checks", { UPLOAD_MAX_CHUNK_SIZE: String(64 * 1024) });
+  t = await env.tenant();
+  restricted = await createUser(http(), env.admin, t.id, "EDITOR", { restricted: true });
+  [teamA, teamB] = await Promise.all([team("A"), team("B")]);
+  const member = await http().post("/api/user/updateTeamAssignments", { token: t.owner.token, query: { email: restricted.email }, body: { assignToTeams: [{ teamId: teamA, readOnly: false }] } });
+  expect(member.status, member.text).toBeLessThan(300);
+}, 60_000);
+afterAll(() => env?.close());
+
+describe("simple upload with fileIdToReplace: the replaced file's team check", { timeout: 30_000 }, () => {
+  it("a restricted EDITOR of team A cannot replace (or delete with removeOldFile) a team-B file: 404 as for any invisible file, before a byte is stored", async () => {
+    const b = await upload(t.owner.token, "b.png", { teamIds: `${teamB}:false` });
+    expect(b.status, b.text).toBe(200);
+    const a = await upload(t.owner.token, "a.png", { teamIds: `${teamA}:false` });
+    await eventually(() => http().get("/api/v2/file", { token: restricted.token }), (r) => r.body.content?.some((f: { id: string }) => f.id === a.body[0].id), "team membership replicated");
+    const blobsBefore = await storedBlobs();
+
+    const res = await upload(restricted.token, "new.png", { teamIds: `${teamA}:false`, fileIdToReplace: b.body[0].id, removeOldFile: true });
+    expect(res.status, res.text).toBe(404);
+    expect(res.body.key).toBe("team.error.resourceNotFound");
+    // The team-B file is untouched, and nothing of the refused upload was kept.
+    const owners = await http().get("/api/v2/file", { token: t.owner.token, query: { search: `id=${b.body[0].id}` } });
+    expect(owners.body.totalElements).toBe(1);
+    expect(await media()("file").where({ customer_id: t.id, name: "new.png" })).toHaveLength(0);
+    expect(await storedBlobs()).toEqual(blobsBefore);
+  });
+
+  it("a file the caller's team sees read-only is refused with the read-only refusal of other writes (403)", async () => {
+    const ro = await upload(t.owner.token, "ro.png", { teamIds: `${teamA}:true` });
+    expect(ro.status, ro.text).toBe(200);
+    const res = await upload(restricted.token, "new-ro.png", { teamIds: `${teamA}:false`, fileIdToReplace: ro.body[0].id, removeOldFile: true });
+    expect(res.status, res.text).toBe(403);
+    expect(res.body.key).toBe("team.error.readOnly");
+    // The same refusal as a plain update of that file.
+    const update = await http().put(`/api/file/${ro.body[0].id}`, { token: restricted.token, body: { name: "renamed.png" } });
+    expect(update.status).toBe(403);
+    expect(await media()("file").where({ id: ro.body[0].id })).toHaveLength(1);
+  });
+
+  it("a writable file of the caller's team is replaced and, with removeOldFile, deleted", async () => {
+    const mine = await upload(t.owner.token, "mine.png", { teamIds: `${teamA}:false` });
+    const res = await upload(restricted.token, "mine-v2.png", { teamIds: `${teamA}:false`, fileIdToReplace: mine.body[0].id, removeOldFile: true });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body[0].name).toBe("mine-v2.png");
+    expect(await media()("file").where({ id: mine.body[0].id })).toHaveLength(0);
+  });
+});
+
+describe("chunked upload teamIds", { timeout: 30_000 }, () => {
+  const init = (token: string, query: Record<string, string>, body: Record<string, unknown> = {}) =>
+    http().post("/api/v2/file/upload/init", { token, query, body: { name: "clip.mp4", size: 20, totalChunks: 1, contentType: "video/mp4", ...body } });
+  const sessions = () => media()("upload_session").where({ customer_id: t.id });
+
+  it("an unknown team id is refused at init with 400 and nothing is created", async () => {
+    const before = (await sessions()).length;
+    for (const teamIds of [`${randomUUID()}:false`, "not-a-team:true", `${teamA}:false,${randomUUID()}:false`]) {
+      const res = await init(t.editor.token, { teamIds });
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.key).toBe("team.error.notFound");
+    }
+    expect(await sessions()).toHaveLength(before);
+    // A known team is fine, and complete assigns it.
+    const ok = await init(t.editor.token, { teamIds: `${teamA}:true` });
+    expect(ok.status, ok.text).toBe(200);
+    await http().put(`/api/v2/file/upload/${ok.body.uploadId}/part/1`, { token: t.editor.token, body: Buffer.alloc(20, 1), headers: { "content-type": "application/octet-stream" } });
+    const done = await http().post(`/api/v2/file/upload/${ok.body.uploadId}/complete`, { token: t.editor.token });
+    expect(done.status, done.text).toBe(200);
+    expect(await media()("team_assignment").where({ resource_id: done.body.id })).toMatchObject([{ team_id: teamA, read_only: true }]);
+  });
+
+  it("a team deleted after init fails complete with 400 before assembly; the session stays open with its chunks (recover, then cancel)", async () => {
+    const doomed = await team("doomed");
+    const opened = await init(t.editor.token, { teamIds: `${doomed}:false` });
+    expect(opened.status, opened.text).toBe(200);
+    const { uploadId } = opened.body;
+    const part = await http().put(`/api/v2/file/upload/${uploadId}/part/1`, { token: t.editor.token, body: Buffer.alloc(20, 7), headers: { "content-type": "application/octet-stream" } });
+    expect(part.status, part.text).toBe(200);
+    expect((await http().delete(`/api/team/${doomed}`, { token: t.owner.token })).status).toBeLessThan(300);
+    await eventually(() => media()("team").where({ id: doomed }), (rows) => rows.length === 0, "team.deleted replicated to media");
+
+    const complete = await http().post(`/api/v2/file/upload/${uploadId}/complete`, { token: t.editor.token });
+    expect(complete.status, complete.text).toBe(400);
+    expect(complete.body.key).toBe("team.error.notFound");
+    // "open -> recover: any time": the chunk is still there, the session open again.
+    const recovered = await http().get(`/api/v2/file/upload/${uploadId}/recover`, { token: t.editor.token });
+    expect(recovered.status, recovered.text).toBe(200);
+    expect(recovered.body).toMatchObject({ uploadId, uploadedChunks: [1], missingChunks: [] });
+    const session = await media()("upload_session").where({ id: uploadId }).first();
+    expect(session.state).toBe("open");
+    expect(await media()("file").where({ id: session.file_id })).toHaveLength(0);
+    // "open -> cancelled: cancel (DELETE); any time; resources cleaned up".
+    expect((await http().delete(`/api/v2/file/upload/${uploadId}`, { token: t.editor.token })).status).toBe(204);
+  });
+});
