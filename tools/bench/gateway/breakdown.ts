@@ -7,6 +7,7 @@ import { authContextKey, type AuthContext } from "@signage/auth";
 import { UserService } from "@signage/contracts/signage/core/v1/user_pb";
 import { createInMemoryTransport } from "@signage/platform";
 import type { RunningModule } from "@signage/runtime";
+import { captureSql } from "../support/capture-sql.js";
 
 const CALLS = Number(process.env.BENCH_BREAKDOWN_CALLS || 2000);
 
@@ -23,21 +24,6 @@ async function cost(name: string, call: () => Promise<unknown>): Promise<Cost> {
   for (let i = 0; i < CALLS; i++) await call();
   const cpu = process.cpuUsage(cpu0);
   return { name, wallUs: ((performance.now() - t0) * 1000) / CALLS, cpuUs: (cpu.user + cpu.system) / CALLS };
-}
-
-/** The statements getMe runs, as sent (replayed with knex.raw, so no query building). */
-async function capturedStatements(knex: Knex, run: () => Promise<unknown>): Promise<{ sql: string; bindings: readonly unknown[] }[]> {
-  const seen: { sql: string; bindings: readonly unknown[] }[] = [];
-  const listener = (q: { sql: string; bindings?: readonly unknown[] }) => {
-    if (!/event_outbox|^\s*(BEGIN|COMMIT)\b/i.test(q.sql)) seen.push({ sql: q.sql, bindings: q.bindings ?? [] });
-  };
-  knex.on("query", listener);
-  try {
-    await run();
-  } finally {
-    knex.off("query", listener);
-  }
-  return seen;
 }
 
 export async function measureBreakdown(core: RunningModule, token: string): Promise<Cost[]> {
@@ -58,7 +44,7 @@ export async function measureBreakdown(core: RunningModule, token: string): Prom
   const bare = createClient(UserService, createRouterTransport(core.service.routes, { router: { interceptors: [handAuth] } }));
   // Prime the access cache and pools, then capture what one call reads (the access check is cached: one statement).
   await full.getMe({}, { headers });
-  const statements = await capturedStatements(knex, () => full.getMe({}, { headers }));
+  const statements = await captureSql(knex, () => full.getMe({}, { headers }));
   return [
     await cost("pg round trip (knex.raw 'select 1')", () => knex.raw("select 1")),
     await cost(`getMe's SQL replayed (${statements.length} stmt)`, async () => {

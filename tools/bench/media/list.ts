@@ -15,6 +15,7 @@ import type { Knex } from "knex";
 import { coreModule } from "@signage/core";
 import { mediaModule } from "@signage/media";
 import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TestPlatform } from "@signage/testing";
+import { captureSql, type Statement } from "../support/capture-sql.js";
 
 const FILES = 100_000;
 const TOP_FOLDERS = 10;
@@ -132,24 +133,6 @@ async function seed(knex: Knex, customerId: number): Promise<{ topId: string; le
   await knex.raw("ANALYZE file_folder");
   log(`seeded ${FILES.toLocaleString("en")} files in ${leaves.length} folders in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return { topId: leaves[0].path[1], leafId: leaves[0].id };
-}
-
-type Statement = { sql: string; bindings: unknown[] };
-
-/** The SQL media's Knex ran while `run` executed (background pollers' statements left out). */
-async function captureSql(knex: Knex, run: () => Promise<unknown>): Promise<Statement[]> {
-  const seen: Statement[] = [];
-  const listener = (q: { sql: string; bindings?: unknown[] }) => {
-    if (!/event_outbox|event_inbox|upload_session|^\s*(BEGIN|COMMIT|ROLLBACK)\b/i.test(q.sql)) seen.push({ sql: q.sql, bindings: q.bindings ?? [] });
-  };
-  knex.on("query", listener);
-  try {
-    await run();
-  } finally {
-    knex.off("query", listener);
-  }
-  // pg's Knex client reports the statement as sent ($1 placeholders), so it replays as is.
-  return seen;
 }
 
 type PgConnection = { query(sql: string, values: unknown[]): Promise<unknown> };
