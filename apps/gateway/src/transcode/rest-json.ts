@@ -183,7 +183,10 @@ export function fieldFromRest(field: DescField, raw: unknown, where: string): un
   }
 }
 
-/** A message init object from REST JSON. Unknown properties are ignored; `null` means absent. */
+/** A `google.protobuf.Value` field takes JSON null as a value (NullValue), as protobuf JSON does: "clear this". */
+const takesNull = (field: DescField) => field.fieldKind === "message" && field.message.typeName === "google.protobuf.Value";
+
+/** A message init object from REST JSON. Unknown properties are ignored; `null` means absent, except for Value fields. */
 export function messageFromRest(desc: DescMessage, raw: unknown, where: string): Plain {
   if (isWellKnown(desc)) {
     if (desc.typeName === "google.protobuf.Struct") {
@@ -200,7 +203,7 @@ export function messageFromRest(desc: DescMessage, raw: unknown, where: string):
   const init: Plain = {};
   for (const [key, value] of Object.entries(raw as Plain)) {
     const field = desc.fields.find((f) => f.jsonName === key) ?? desc.fields.find((f) => f.name === key);
-    if (!field || value === null || value === undefined) continue;
+    if (!field || value === undefined || (value === null && !takesNull(field))) continue;
     const converted = fieldFromRest(field, value, where ? `${where}.${key}` : key);
     if (field.oneof) init[field.oneof.localName] = { case: field.localName, value: converted };
     else init[field.localName] = converted;

@@ -12,6 +12,16 @@ export function writeTenant(auth: AuthContext): number {
   return singleTenant(auth.scope);
 }
 
+/**
+ * The one tenant of a batch operation (bulk tags and validity). "Batch operations ... require
+ * customerId and cannot run across tenants": a global (ADMIN) or multi-tenant (network owner)
+ * scope is refused with 400 customer.error.customerIdRequired, never narrowed to the caller's
+ * own tenant as writeTenant does for creates.
+ */
+export function batchTenant(auth: AuthContext): number {
+  return singleTenant(auth.scope);
+}
+
 /** "readOnly: true when caller has no write access" (role part; team read-only comes from the teams hook). */
 export function callerCannotWrite(auth: AuthContext): boolean {
   return !roleAtLeast(auth.caller.role, Role.EDITOR);

@@ -1,23 +1,52 @@
 // "Bulk operations act on the files matched by search": tags add/remove/set and
 // the validity window, each one UPDATE statement (atomic) inside one tenant.
+// Matched = what the caller's file list shows (tenant, then team visibility); a
+// match the caller only reads through its teams refuses the whole call (403
+// team.error.readOnly), as removeBatch and moveBatchToFolder do.
 import { Code } from "@connectrpc/connect";
 import type { Knex } from "knex";
-import { applyScope, serviceError, tenantScope, type AuthContext } from "@signage/auth";
+import { applyScope, FULL_TEAM_ACCESS, serviceError, teamReadOnlyHook, teamVisibilityHook, tenantScope, type AuthContext, type TeamAccess } from "@signage/auth";
 import { applyFilter } from "@signage/query";
 import { fileResource } from "./file-resource.js";
-import { checkValidity, cleanTags } from "./file-repository.js";
-import { writeTenant } from "./caller.js";
+import { checkValidity } from "./file-repository.js";
+import { checkTags } from "./file-tags.js";
+import { batchTenant } from "./caller.js";
 import { enqueueFileTags, TAGGED_FILE_COLUMNS, type TaggedFileRow } from "./file-tag-events.js";
 import type { FileDeps } from "./file-deps.js";
 
 export type TagOperation = "add" | "remove" | "set";
+type BulkDeps = Pick<FileDeps, "knex" | "outbox" | "teams">;
 
-/** `file` rows of the caller's write tenant matched by `search` (blank = every file of the tenant). */
-function matched(knex: Knex | Knex.Transaction, auth: AuthContext, search: string | undefined): Knex.QueryBuilder {
-  const qb = knex("file");
-  applyScope(qb, tenantScope(writeTenant(auth)), "file.customer_id");
-  if (search?.trim()) applyFilter(qb, fileResource, search, { parameter: "search" });
+interface BulkTarget {
+  auth: AuthContext;
+  customerId: number;
+  access: TeamAccess;
+  search: string | undefined;
+}
+
+const FILE_COLUMNS = { column: (column: string) => `file.${column}` };
+
+async function bulkTarget(deps: BulkDeps, auth: AuthContext, search: string | undefined): Promise<BulkTarget> {
+  const customerId = batchTenant(auth);
+  const access = (await deps.teams.access?.(auth)) ?? FULL_TEAM_ACCESS;
+  return { auth, customerId, access, search };
+}
+
+/** `file` rows of the batch tenant the caller sees, matched by `search` (blank = all of them). */
+function matched(db: Knex | Knex.Transaction, target: BulkTarget): Knex.QueryBuilder {
+  const qb = db("file");
+  applyScope(qb, tenantScope(target.customerId), "file.customer_id");
+  teamVisibilityHook(target.access)(qb, FILE_COLUMNS);
+  if (target.search?.trim()) applyFilter(qb, fileResource, target.search, { parameter: "search" });
   return qb;
+}
+
+/** A read-only match refuses the call with the team port's own error (as removeBatch / move). */
+async function refuseReadOnly(trx: Knex.Transaction, deps: BulkDeps, target: BulkTarget): Promise<void> {
+  if (target.access.kind === "full") return;
+  const readOnly = teamReadOnlyHook(target.access)(FILE_COLUMNS);
+  const row = await matched(trx, target).whereRaw(readOnly.sql, readOnly.bindings as Knex.RawBinding[]).first("file.id");
+  if (row) await deps.teams.assertWritable(trx, target.auth, "file", [row.id as string]);
 }
 
 const TAG_SQL: Record<TagOperation, string> = {
@@ -28,19 +57,41 @@ const TAG_SQL: Record<TagOperation, string> = {
 };
 
 /** Returns the number of files changed. */
-export async function bulkTags(knex: Knex, deps: Pick<FileDeps, "outbox">, auth: AuthContext, operation: TagOperation, search: string | undefined, tags: readonly string[]): Promise<number> {
-  const cleaned = cleanTags(tags);
+export async function bulkTags(deps: BulkDeps, auth: AuthContext, operation: TagOperation, search: string | undefined, tags: readonly string[]): Promise<number> {
+  // Removing is not format-checked: it must be able to clear tags written before the rule was enforced.
+  const cleaned = operation === "remove" ? [...new Set(tags)] : checkTags(tags);
   if (operation !== "set" && cleaned.length === 0) {
     throw serviceError(Code.InvalidArgument, "file.error.tagsRequired", "The body must be a non-empty array of tags", { parameter: "tags" });
   }
-  return knex.transaction(async (trx) => {
-    const rows = await matched(trx, auth, search).update({ tags: trx.raw(TAG_SQL[operation], [cleaned]), update_date: trx.fn.now() }, TAGGED_FILE_COLUMNS);
+  const target = await bulkTarget(deps, auth, search);
+  return deps.knex.transaction(async (trx) => {
+    await refuseReadOnly(trx, deps, target);
+    const rows = await matched(trx, target).update({ tags: trx.raw(TAG_SQL[operation], [cleaned]), update_date: trx.fn.now() }, TAGGED_FILE_COLUMNS);
     await enqueueFileTags(trx, deps.outbox, rows as TaggedFileRow[]);
     return rows.length;
   });
 }
 
-export async function bulkValidity(knex: Knex, auth: AuthContext, search: string | undefined, validFrom: number | undefined, validTo: number | undefined): Promise<number> {
+/**
+ * Sets the given bounds of every matched file; an omitted bound is unchanged (as in
+ * PUT /api/file/{id}), so it must not end up before the new one. Returns the number changed.
+ */
+export async function bulkValidity(deps: BulkDeps, auth: AuthContext, search: string | undefined, validFrom: number | undefined, validTo: number | undefined): Promise<number> {
   checkValidity(validFrom, validTo);
-  return matched(knex, auth, search).update({ valid_from: validFrom ?? null, valid_to: validTo ?? null, update_date: knex.fn.now() });
+  const target = await bulkTarget(deps, auth, search);
+  const columns: Record<string, number> = {};
+  if (validFrom !== undefined) columns.valid_from = validFrom;
+  if (validTo !== undefined) columns.valid_to = validTo;
+  if (Object.keys(columns).length === 0) return 0;
+  return deps.knex.transaction(async (trx): Promise<number> => {
+    await refuseReadOnly(trx, deps, target);
+    // A file whose kept bound clashes with the new one fails the whole call (400 file.error.invalidValidity).
+    const clashing =
+      validTo === undefined ? matched(trx, target).where("file.valid_to", "<", validFrom!)
+      : validFrom === undefined ? matched(trx, target).where("file.valid_from", ">", validTo)
+      : undefined;
+    const clash = await clashing?.first("file.id", "file.valid_from", "file.valid_to");
+    if (clash) checkValidity(validFrom ?? Number(clash.valid_from), validTo ?? Number(clash.valid_to));
+    return Number(await matched(trx, target).update({ ...columns, update_date: trx.fn.now() }));
+  });
 }

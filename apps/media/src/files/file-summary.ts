@@ -1,12 +1,14 @@
 // GET /api/v2/file/view/summary: "Page (folders and items)". Folders (matched by
 // folderSearch, projected by folderSelect) come first, then files (fileSearch,
-// quickFilterId, select); page and size run over that concatenation, sort applies to both.
+// quickFilterId, select); page and size run over that concatenation, sort applies to
+// each list as far as it knows the fields (summary-sort.ts).
 import type { HandlerContext } from "@connectrpc/connect";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import type { FileSummaryItem, GetFileSummaryRequest } from "@signage/contracts/signage/media/v1/file_pb";
 import { DEFAULT_PAGE_SIZE } from "@signage/query";
 import { listFolders } from "../folders/folder-list.js";
 import { listFiles } from "./file-list.js";
+import { splitSummarySort } from "./summary-sort.js";
 import type { FileDeps } from "./file-deps.js";
 
 const MAX_SIZE = 1000;
@@ -14,12 +16,12 @@ const MAX_SIZE = 1000;
 export async function fileSummary(ctx: HandlerContext, deps: FileDeps, req: GetFileSummaryRequest) {
   const page = req.page ?? 0;
   const size = req.size ?? DEFAULT_PAGE_SIZE;
-  const common = { sort: req.sort } as Partial<ListQuery>;
+  const sort = splitSummarySort(req.sort);
   // The folder page of the same number covers exactly the folder part of this page; it also validates page/size.
-  const folders = await listFolders(ctx, deps, { ...common, page, size, search: req.folderSearch, select: req.folderSelect } as ListQuery);
+  const folders = await listFolders(ctx, deps, { sort: sort.folders, page, size, search: req.folderSearch, select: req.folderSelect } as ListQuery);
   const folderTotal = Number(folders.page.totalElements);
   const offset = page * size;
-  const fileQuery = { ...common, search: req.fileSearch, select: req.select, quickFilterId: req.quickFilterId } as ListQuery;
+  const fileQuery = { sort: sort.files, search: req.fileSearch, select: req.select, quickFilterId: req.quickFilterId } as ListQuery;
 
   const items: FileSummaryItem[] = folders.content.map((folder) => ({ item: { case: "folder", value: folder } }) as FileSummaryItem);
   const fileStart = Math.max(0, offset - folderTotal);

@@ -1,7 +1,7 @@
 // Storage statistics (path picked: GET /api/v2/file/storageStatistics), bytes.
 // Uploaded files are summed here; the available size is the customer's
-// `storageSize` (core); data source resources are core's and count 0 until
-// core reports them.
+// `storageSize` (core), left out when unlimited or unknown; data source
+// resources are core's and count 0 until core reports them.
 import type { HandlerContext } from "@connectrpc/connect";
 import { requireAuth } from "@signage/auth";
 import { onBehalfOf, type Peers } from "@signage/runtime";
@@ -24,16 +24,19 @@ export async function storageStatistics(ctx: HandlerContext, deps: FileDeps, pee
   };
 }
 
-/** The customer's storageSize from core; 0 when core cannot tell (not configured, unreachable). */
-async function availableStorage(ctx: HandlerContext, deps: FileDeps, peers: Peers | undefined, customerId: number): Promise<bigint> {
-  if (!peers) return 0n;
+/**
+ * The customer's storageSize from core. undefined (the field is left out) when the storage is
+ * unlimited ("storageSize ... null = unlimited") or core cannot tell: unknown is not zero.
+ */
+async function availableStorage(ctx: HandlerContext, deps: FileDeps, peers: Peers | undefined, customerId: number): Promise<bigint | undefined> {
+  if (!peers) return undefined;
   try {
     const customers = peers.client(CustomerService, "core");
     const res = await customers.listCustomers({ customerId: BigInt(customerId), query: { search: `id=${customerId}`, select: "id,storageSize", size: 1 } as ListQuery }, onBehalfOf(ctx));
     const storage = (res.content[0] as { storageSize?: bigint } | undefined)?.storageSize;
-    return storage === undefined ? 0n : BigInt(storage);
+    return storage === undefined ? undefined : BigInt(storage);
   } catch (error) {
     deps.logger.warn({ err: error, customerId }, "storage size of the customer not available from core");
-    return 0n;
+    return undefined;
   }
 }

@@ -6,7 +6,7 @@ import { Code, type HandlerContext } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import { requireAuth, serviceError, type AuthContext } from "@signage/auth";
 import { enqueueQuickFilterUsage } from "@signage/runtime";
-import { writeTenant } from "../files/caller.js";
+import { batchTenant } from "../files/caller.js";
 import { announceDeletedFiles, deleteFileRows, deleteFilesUnder, removeDeletedBlobs } from "../files/file-delete.js";
 import { requireFile } from "../files/file-repository.js";
 import type { DeletedFileBlob } from "../files/file-events.js";
@@ -69,7 +69,8 @@ export interface BatchInput {
 /** Every id must name a file/folder of the tenant: one unknown id fails the whole batch (404). */
 export async function removeBatch(ctx: HandlerContext, deps: FileDeps, batch: BatchInput, removeFromPlaylists: boolean): Promise<void> {
   const auth = requireAuth(ctx);
-  const customerId = writeTenant(auth);
+  // "Batch operations ... require customerId and cannot run across tenants."
+  const customerId = batchTenant(auth);
   const blobs = await deps.knex.transaction(async (trx) => {
     const deleted = await removeBatchInTransaction(trx, deps, auth, customerId, batch);
     await announceDeletedFiles(trx, deps.outbox, customerId, deleted, removeFromPlaylists);

@@ -4,7 +4,7 @@
 import { Code, type HandlerContext } from "@connectrpc/connect";
 import { requireAuth, serviceError } from "@signage/auth";
 import type { FileFolder } from "@signage/contracts/signage/media/v1/file_folder_pb";
-import { writeTenant } from "../files/caller.js";
+import { batchTenant } from "../files/caller.js";
 import { requireFile } from "../files/file-repository.js";
 import type { FileDeps } from "../files/file-deps.js";
 import { requireFolder, requireStoredFolder } from "./folder-repository.js";
@@ -14,7 +14,8 @@ import { unique, type BatchInput } from "./folder-delete.js";
 
 export async function moveBatch(ctx: HandlerContext, deps: FileDeps, targetId: string | undefined, batch: BatchInput): Promise<FileFolder> {
   const auth = requireAuth(ctx);
-  const customerId = writeTenant(auth);
+  // "Batch operations ... require customerId and cannot run across tenants."
+  const customerId = batchTenant(auth);
   if (!targetId?.trim()) throw serviceError(Code.InvalidArgument, "fileFolder.error.targetRequired", "targetFolder.id is required", { parameter: "targetFolder" });
   await deps.knex.transaction(async (trx) => {
     const target = await requireStoredFolder(trx, customerId, targetId.trim());

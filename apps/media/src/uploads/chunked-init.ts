@@ -2,6 +2,7 @@
 // URLs, maxChunkSize". Limits: size 1..10737418240 bytes, totalChunks
 // 1..10000, chunk size at most maxChunkSize. Every file field given here is
 // validated now, so that complete only has bytes left to check.
+import { checkTags } from "../files/file-tags.js";
 import type { HandlerContext } from "@connectrpc/connect";
 import { requireAuth } from "@signage/auth";
 import { assertMayCreateInRoot } from "../folders/root-creation.js";
@@ -57,6 +58,8 @@ export async function initUpload(req: InitUploadRequest, ctx: HandlerContext, de
   const validFrom = body.validFrom === undefined ? null : Number(body.validFrom);
   const validTo = body.validTo === undefined ? null : Number(body.validTo);
   checkValidity(validFrom, validTo);
+  // Checked now, not at complete: a bad tag must not cost the client every uploaded chunk.
+  const tags = checkTags(body.tags);
   const assignments = parseTeamIds(req.teamIds);
   const parent = body.parentId ? await requireStoredFolder(knex, customerId, body.parentId) : undefined;
   if (parent) await teams.assertWritable(knex, auth, "fileFolder", [parent.id]);
@@ -83,7 +86,7 @@ export async function initUpload(req: InitUploadRequest, ctx: HandlerContext, de
     content_type: contentType,
     meta_data: (body.metaData as Record<string, unknown> | undefined) ?? null,
     parent_id: body.parentId || null,
-    tags: body.tags,
+    tags,
     valid_from: validFrom,
     valid_to: validTo,
     width: body.width ?? null,

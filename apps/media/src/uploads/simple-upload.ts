@@ -12,6 +12,7 @@ import type { File } from "@signage/contracts/signage/media/v1/file_pb";
 import type { UploadFilesRequest } from "@signage/contracts/signage/media/v1/upload_pb";
 import { writeTenant } from "../files/caller.js";
 import { checkValidity, insertFile, requireFile } from "../files/file-repository.js";
+import { checkTags } from "../files/file-tags.js";
 import { readFile } from "../files/file-list.js";
 import { replaceFileInTransaction, type ReplaceOutcome } from "../files/file-replace.js";
 import { parseTeamIds } from "../files/team-hooks.js";
@@ -63,6 +64,7 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
   const validFrom = q.validFrom === undefined ? undefined : Number(q.validFrom);
   const validTo = q.validTo === undefined ? undefined : Number(q.validTo);
   checkValidity(validFrom, validTo);
+  const tags = checkTags(splitTags(q.tags));
   const assignments = parseTeamIds(q.teamIds);
   const parent = q.parentId ? await requireStoredFolder(knex, customerId, q.parentId) : undefined;
   if (parent) await teams.assertWritable(knex, auth, "fileFolder", [parent.id]);
@@ -134,7 +136,7 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
           width: q.width ?? size?.width ?? null,
           height: q.height ?? size?.height ?? null,
           crcCheckSum: f.checksum,
-          tags: splitTags(q.tags),
+          tags,
           validFrom,
           validTo,
           muted: q.muted ?? false,
