@@ -27,8 +27,15 @@ describe("create and list", () => {
     const res = await lib.http.get("/api/v2/fileFolder", { token: a.viewer.token, query: { search: "parentId=NULL" } });
     expect(res.body.content).toHaveLength(1);
     expect(res.body.content[0].name).toBeUndefined();
-    expect(res.body.content[0].parentId).toBeUndefined();
+    // "parentId | string | null only for the root folder": rendered as null, not left out.
+    expect(res.body.content[0]).toHaveProperty("parentId", null);
     expect(res.body.content[0]).toMatchObject({ id: a.rootId, fileFolderType: 1, fileFolderPath: `/${a.rootId}/`, fileCount: 0, readOnly: true });
+    // A select without parentId leaves it out; a child folder carries its parent's id.
+    const projected = await lib.http.get("/api/v2/fileFolder", { token: a.viewer.token, query: { search: "parentId=NULL", select: "fileFolderType" } });
+    expect(projected.body.content[0]).not.toHaveProperty("parentId");
+    const child = await lib.folder(a, a.rootId, "child-of-root");
+    const children = await lib.http.get("/api/v2/fileFolder", { token: a.viewer.token, query: { search: `id=${child.id}` } });
+    expect(children.body.content[0].parentId).toBe(a.rootId);
   });
 
   it("POST /api/fileFolder/ needs parentId ('null cannot be passed as parent') and name; VIEWER refused", async () => {

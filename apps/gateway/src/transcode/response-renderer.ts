@@ -1,8 +1,9 @@
 // Renders an RPC response as the documents show it: the `response_body`
 // field when the route names one, the Page object for list responses
 // ({content, page: PageInfo} flattened), or the whole message.
-import type { DescMessage } from "@bufbuild/protobuf";
+import { hasOption, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import type { RestRoute } from "../routes/route-table.js";
+import { null_when_unset } from "@signage/contracts/signage/options/v1/options_pb";
 import { fieldToRest, messageToRest } from "./rest-json.js";
 import { installBufferTextEncoding } from "@signage/platform";
 
@@ -22,12 +23,30 @@ function contentMessage(pageDesc: DescMessage): DescMessage | undefined {
   return content?.fieldKind === "list" && content.listKind === "message" ? content.message : undefined;
 }
 
-/** proto3 renders an unselected repeated field as []; a `select` that left it out means "absent". */
-function dropUnselectedLists(item: DescMessage | undefined, content: Record<string, unknown>[], selected: ReadonlySet<string>): void {
-  if (!item) return;
-  const unselected = item.fields.filter((f) => (f.fieldKind === "list" || f.fieldKind === "map") && !selected.has(f.jsonName)).map((f) => f.jsonName);
-  if (unselected.length === 0) return;
-  for (const row of content) for (const name of unselected) delete row[name];
+/**
+ * What proto3 cannot say about a list row, from the fields the page carries (all when
+ * `selected` is empty): an unselected repeated field is absent, not [] (which reads as "no
+ * tags"); a selected `(signage.options.v1.null_when_unset)` field without a value is null
+ * ("parentId null only for the root folder"), not absent.
+ */
+const nullableFields = new WeakMap<DescMessage, DescField[]>();
+
+function nullableOf(desc: DescMessage): DescField[] {
+  let fields = nullableFields.get(desc);
+  if (!fields) nullableFields.set(desc, (fields = desc.fields.filter((f) => hasOption(f, null_when_unset))));
+  return fields;
+}
+
+function completeRows(item: DescMessage | undefined, content: Record<string, unknown>[], selected: ReadonlySet<string>): void {
+  if (!item || content.length === 0) return;
+  const isSelected = (f: DescField) => selected.size === 0 || selected.has(f.jsonName);
+  const unselectedLists = item.fields.filter((f) => (f.fieldKind === "list" || f.fieldKind === "map") && !isSelected(f)).map((f) => f.jsonName);
+  const nullable = nullableOf(item).filter(isSelected).map((f) => f.jsonName);
+  if (unselectedLists.length === 0 && nullable.length === 0) return;
+  for (const row of content) {
+    for (const name of unselectedLists) delete row[name];
+    for (const name of nullable) if (row[name] === undefined) row[name] = null;
+  }
 }
 
 /** `undefined` means "no body" (HTTP 204). */
@@ -42,7 +61,7 @@ export function renderResponse(route: RestRoute, message: Record<string, unknown
   if (isPageResponse(output)) {
     const { content = [], page = {} } = messageToRest(output, message) as { content?: Record<string, unknown>[]; page?: Record<string, unknown> };
     const { selectedFields, ...pageInfo } = page as { selectedFields?: string[] };
-    if (selectedFields?.length) dropUnselectedLists(contentMessage(output), content, new Set(selectedFields));
+    completeRows(contentMessage(output), content, new Set(selectedFields ?? []));
     return { content, ...pageInfo };
   }
   if (output.fields.length === 0) return undefined;
