@@ -34,8 +34,6 @@ export async function announceFileTags(trx: Knex.Transaction, outbox: OutboxPort
   await enqueueFileTags(trx, outbox, rows.filter((r) => r.tags.length > 0));
 }
 
-/** The uploads' name for announceFileTags. */
-export const announceNewFileTags = announceFileTags;
 
 /** Deleted files leave core's tag index: one tombstone each, in the deleting transaction. */
 export async function enqueueFilesUntagged(trx: Knex.Transaction, outbox: OutboxPort, customerId: number, fileIds: readonly string[]): Promise<void> {

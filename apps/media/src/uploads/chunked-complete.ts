@@ -22,7 +22,7 @@ import { assertFits, storageQuota } from "./quota.js";
 import { partsOf, requireOpen } from "./chunked-parts.js";
 import { deleteSession, findSession, setSessionState, type SessionRow } from "./session-repository.js";
 import { badUpload, payloadTooLarge, sessionNotFound } from "./upload-errors.js";
-import { announceNewFileTags } from "../files/file-tag-events.js";
+import { announceFileTags } from "../files/file-tag-events.js";
 import { discardBlobs, recordBlobIntents } from "../storage/blob-intents.js";
 import { ownWrittenBlobs } from "./blob-write.js";
 import { callerName } from "./upload-creator.js";
@@ -116,7 +116,7 @@ export async function completeUpload(uploadId: string, ctx: HandlerContext, deps
         storageKey: session.storage_key,
       }, newId);
       await teams.assignOnCreate(trx, "file", session.file_id, customerId, parseTeamIds(session.team_ids ?? undefined));
-      await announceNewFileTags(trx, deps.files.outbox, [session.file_id]);
+      await announceFileTags(trx, deps.files.outbox, [session.file_id]);
       await deleteSession(trx, session.id);
     });
   } catch (err) {

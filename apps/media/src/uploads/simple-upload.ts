@@ -28,7 +28,7 @@ import { unsupportedMediaType, validateContentType } from "./supported-types.js"
 import { badUpload } from "./upload-errors.js";
 import { callerName } from "./upload-creator.js";
 import { requireUploadTeams } from "./upload-teams.js";
-import { announceNewFileTags } from "../files/file-tag-events.js";
+import { announceFileTags } from "../files/file-tag-events.js";
 import { SIMPLE_UPLOAD_LIMIT, THUMBNAIL_LIMIT, type UploadDeps } from "./upload-deps.js";
 
 const FILE_FIELDS = new Set(["files[]", "files", "file"]);
@@ -147,7 +147,7 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
         await teams.assignOnCreate(trx, "file", f.id, customerId, assignments, q.inheritParentTeams ? (q.parentId || undefined) : undefined);
       }
       // Core's tag index counts the new files' tags (with their teams, for restricted callers).
-      await announceNewFileTags(trx, deps.files.outbox, files.map((f) => f.id));
+      await announceFileTags(trx, deps.files.outbox, files.map((f) => f.id));
       let replaced: ReplaceOutcome | undefined;
       if (q.fileIdToReplace) {
         // A removed old file's bytes get their removal intent in this transaction (file-delete.ts).
