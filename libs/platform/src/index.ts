@@ -10,6 +10,7 @@ export {
   type ServiceTransportOptions,
   type InMemoryTransportOptions,
 } from "./client/transport.js";
+export { createDirectTransport, type DirectTransportOptions } from "./client/direct-transport.js";
 export { startTelemetry, type Telemetry, type TelemetryOptions } from "./telemetry/start-telemetry.js";
 export { serverTracingInterceptor } from "./telemetry/server-interceptor.js";
 export { clientTracingInterceptor } from "./telemetry/client-interceptor.js";

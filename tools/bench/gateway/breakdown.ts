@@ -1,7 +1,7 @@
 // Where a GET /api/v2/user/me spends its time inside one process, measured in
 // the same run as the throughput figures: each layer's cost per call (wall and
 // CPU, sequential calls), from the bare database statement up to the full RPC.
-import { createClient, createRouterTransport, type Interceptor } from "@connectrpc/connect";
+import { createClient, type Interceptor } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import { authContextKey, type AuthContext } from "@signage/auth";
 import { UserService } from "@signage/contracts/signage/core/v1/user_pb";
@@ -30,6 +30,8 @@ export async function measureBreakdown(core: RunningModule, token: string): Prom
   const headers = { authorization: `Bearer ${token}` };
   const knex = core.db.knex;
   const full = createClient(UserService, createInMemoryTransport(core.service.routes, { interceptors: core.service.interceptors }));
+  // connect's router transport: the same call serialized as on the wire, no sockets.
+  const wire = createClient(UserService, createInMemoryTransport(core.service.routes, { interceptors: core.service.interceptors, mode: "wire" }));
   const me = await full.getMe({}, { headers });
   // The same handler behind an interceptor that only hands it the caller (no token, role or tenant check).
   const user = me.user!;
@@ -41,7 +43,7 @@ export async function measureBreakdown(core: RunningModule, token: string): Prom
     req.contextValues.set(authContextKey, auth);
     return next(req);
   };
-  const bare = createClient(UserService, createRouterTransport(core.service.routes, { router: { interceptors: [handAuth] } }));
+  const bare = createClient(UserService, createInMemoryTransport(core.service.routes, { interceptors: [handAuth] }));
   // Prime the access cache and pools, then capture what one call reads (the access check is cached: one statement).
   await full.getMe({}, { headers });
   const statements = await captureSql(knex, () => full.getMe({}, { headers }));
@@ -50,8 +52,9 @@ export async function measureBreakdown(core: RunningModule, token: string): Prom
     await cost(`getMe's SQL replayed (${statements.length} stmt)`, async () => {
       for (const s of statements) await knex.raw(s.sql.replace(/\$\d+/g, "?"), s.bindings as readonly Knex.RawBinding[]);
     }),
-    await cost("getMe over in-memory Connect, caller handed in", () => bare.getMe({})),
-    await cost("getMe over in-memory Connect, full interceptors", () => full.getMe({}, { headers })),
+    await cost("getMe direct in-process, caller handed in", () => bare.getMe({})),
+    await cost("getMe direct in-process, full interceptors", () => full.getMe({}, { headers })),
+    await cost("getMe serialized (router transport), full", () => wire.getMe({}, { headers })),
   ];
 }
 

@@ -1,5 +1,5 @@
 // `npm run bench:gateway`: GET /api/v2/user/me through the gateway (REST ->
-// RPC to core over loopback h2c, and in memory -> token check, role, scope, one user read)
+// RPC to core over loopback h2c, and in-process -> token check, role, scope, one user read)
 // next to a bare Koa handler doing the same token check, measured in one run.
 // The ratio is the figure. Target: >= 60% of the bare throughput, p99 <= 3x.
 import Koa from "koa";
@@ -43,7 +43,7 @@ const coreListening = await core.service.listen({ host: "127.0.0.1", port: 0 });
 const everyService = (t: ReturnType<typeof createServiceTransport>) => upstreamsByPackage({ core: t, media: t, integration: t, reporting: t, licensing: t });
 // Cluster shape: the gateway reaches core over the network (Connect protocol, binary, h2c).
 const gateway = await listen(createGateway({ files: allFiles, upstreams: everyService(createServiceTransport({ baseUrl: coreListening.url, protocol: "connect" })), logger }).app);
-// Embedded shape (`npm start`): the same gateway with an in-memory transport.
+// Embedded shape (`npm start`): the same gateway calling core in-process (createInMemoryTransport: direct, no serialization).
 const embedded = await listen(createGateway({ files: allFiles, upstreams: everyService(createInMemoryTransport(core.service.routes, { interceptors: core.service.interceptors })), logger }).app);
 
 // The baselines: a bare Koa handler doing the token check, without transcoding,

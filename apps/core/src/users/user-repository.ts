@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import { applyScope, type Scope } from "@signage/auth";
+import { preparedQuery } from "@signage/db";
 import type { UserRow } from "./user-row.js";
 
 /** Users with the joined customer facts; the tenant scope is applied on the user's customer. */
@@ -24,6 +25,10 @@ export async function findUserByEmail(knex: Knex | Knex.Transaction, scope: Scop
   return userView(knex, scope).whereRaw("lower(u.email) = lower(?)", [email]).first();
 }
 
+// Every authenticated GetMe reads this: compiled once, a prepared statement on each connection.
+const userById = preparedQuery<[id: string], UserRow>("core_user_by_id", 1, (knex, id) => userView(knex, { kind: "global" }).where("u.id", id).first());
+
 export async function findUserById(knex: Knex | Knex.Transaction, id: string): Promise<UserRow | undefined> {
-  return userView(knex, { kind: "global" }).where("u.id", id).first();
+  if (knex.isTransaction) return userView(knex, { kind: "global" }).where("u.id", id).first();
+  return userById.first(knex as Knex, id);
 }

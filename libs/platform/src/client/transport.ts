@@ -1,6 +1,7 @@
 import { createRouterTransport, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import type { Routes } from "../server/create-service.js";
+import { createDirectTransport } from "./direct-transport.js";
 
 export interface ServiceTransportOptions {
   /** e.g. "http://core:50051" (cleartext HTTP/2 with prior knowledge). */
@@ -31,6 +32,12 @@ export interface InMemoryTransportOptions {
   interceptors?: readonly Interceptor[];
   /** Client-side interceptors, as the caller would use over the network. */
   clientInterceptors?: Interceptor[];
+  /**
+   * "direct" (default): implementations called in-process, messages handed over by
+   * reference (createDirectTransport). "wire": connect's createRouterTransport, which
+   * serializes every message as the network would (for tests that want the wire's coercions).
+   */
+  mode?: "direct" | "wire";
 }
 
 /**
@@ -38,6 +45,7 @@ export interface InMemoryTransportOptions {
  * same handlers and interceptors as over the network, no sockets.
  */
 export function createInMemoryTransport(routes: Routes, options: InMemoryTransportOptions = {}): Transport {
+  if (options.mode !== "wire") return createDirectTransport(routes, options);
   return createRouterTransport(routes, {
     router: { interceptors: [...(options.interceptors ?? [])] },
     transport: { interceptors: options.clientInterceptors ?? [] },
