@@ -52,27 +52,27 @@ export function createDirectTransport(routes: Routes, options: DirectTransportOp
   function serve(spec: MethodImplSpec, signal: AbortSignal, timeoutMs: number | undefined): AnyFn {
     return async (clientReq) => {
       const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
-      const base = {
-        service: spec.method.parent,
-        method: spec.method,
-        protocolName: "direct",
-        requestMethod: "POST",
-        url: clientReq.url,
-        timeoutMs: () => (deadline === undefined ? undefined : deadline - Date.now()),
-        responseHeader: new Headers(),
-        responseTrailer: new Headers(),
+      const responseHeader = new Headers();
+      const responseTrailer = new Headers();
+      const implementation: AnyFn = (req) => {
+        const ctx: HandlerContext = {
+          service: spec.method.parent,
+          method: spec.method,
+          protocolName: "direct",
+          requestMethod: "POST",
+          url: req.url,
+          timeoutMs: () => (deadline === undefined ? undefined : deadline - Date.now()),
+          requestHeader: req.header,
+          responseHeader,
+          responseTrailer,
+          signal: req.signal,
+          values: req.contextValues,
+        };
+        return respond(spec, req, ctx, responseHeader, responseTrailer);
       };
-      const implementation: AnyFn = async (req) => {
-        const ctx: HandlerContext = { ...base, requestHeader: req.header, signal: req.signal, values: req.contextValues };
-        return respond(spec, req, ctx, base.responseHeader, base.responseTrailer);
-      };
-      const serverReq = {
-        ...clientReq,
-        // What crosses the boundary: the message and the headers. Context values are per side.
-        header: new Headers(clientReq.header),
-        contextValues: createContextValues(),
-        signal,
-      } as UnaryRequest | StreamRequest;
+      // What crosses the boundary: the message and the headers (the client's Headers object is
+      // per call, so it is handed over, not copied). Context values are per side.
+      const serverReq = { ...clientReq, contextValues: createContextValues(), signal } as UnaryRequest | StreamRequest;
       try {
         return await chain(implementation, serverInterceptors)(serverReq);
       } catch (err) {
