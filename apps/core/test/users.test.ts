@@ -147,4 +147,10 @@ describe("users", () => {
     expect(bad.code).toBe(Code.InvalidArgument);
     expect(bad.key).toMatch(/unknownField/);
   });
+  it("GetMe answers each caller with its own user when many call at once (their reads share one statement)", async () => {
+    const emails = Array.from({ length: 12 }, (_, i) => `concurrent-${i}@example.test`);
+    const callers = await Promise.all(emails.map((email) => owner(customerA, email)));
+    const seen = await Promise.all(callers.map(async (me) => (await me.getMe({})).user?.email));
+    expect(seen).toEqual(emails);
+  });
 });

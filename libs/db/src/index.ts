@@ -4,6 +4,7 @@ export type { DbLogger } from "./logger.js";
 export { createMigrationSource, type MigrationFile } from "./migration-source.js";
 export { createTypeOverrides } from "./pg-types.js";
 export { preparedQuery, type PreparedQuery } from "./prepared-query.js";
+export { batchedReads, type BatchedReads, type BatchedReadsOptions } from "./batched-reads.js";
 export { withTransaction } from "./transaction.js";
 export { newId, createIdGenerator, type IdGenerator } from "./new-id.js";
 export { DEFAULT_ADMIN_URL, withDatabaseName, redactUrl } from "./connection-url.js";

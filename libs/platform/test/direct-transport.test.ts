@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { Code, ConnectError, createClient, createContextKey, createContextValues, type ConnectRouter } from "@connectrpc/connect";
 import { ProbeService } from "@signage/contracts/signage/testing/v1/probe_pb";
 import { BlobAccessService, FileUploadService } from "@signage/contracts/signage/media/v1/upload_pb";
@@ -99,6 +100,22 @@ describe("createDirectTransport (the in-process transport of the embedded compos
     caller.abort();
     await expect(call).rejects.toMatchObject({ code: Code.Canceled });
     expect(seen.signal?.aborted).toBe(true);
+  });
+
+  it("fails with Canceled at once when the caller's signal is already aborted; the handler sees it aborted", async () => {
+    const seen: { signal?: AbortSignal } = {};
+    const client = createClient(ProbeService, createDirectTransport(registerEcho(seen, new Promise(() => {}))));
+    await expect(client.public({ text: "late" }, { signal: AbortSignal.abort() })).rejects.toMatchObject({ code: Code.Canceled });
+    expect(seen.signal?.aborted).toBe(true);
+  });
+
+  it("leaves no listener on the caller's signal and no pending deadline timer once a unary call ends", async () => {
+    const transport = createDirectTransport(registerEcho({}));
+    const caller = new AbortController();
+    const timersBefore = process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    for (let i = 0; i < 20; i++) await transport.unary(ProbeService.method.public, caller.signal, 60_000, {}, { text: "quick" });
+    expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
+    expect(process.getActiveResourcesInfo().filter((r) => r === "Timeout").length).toBe(timersBefore);
   });
 
   it("streams a client stream's messages to the implementation as the caller produces them, and a server stream back", async () => {

@@ -1,7 +1,7 @@
 // Runs autocannon in a child process so the load generator never competes
 // with the servers under test for this process's event loop.
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 
 export interface LoadResult {
   requestsPerSecond: number;
@@ -11,21 +11,37 @@ export interface LoadResult {
   non2xx: number;
 }
 
-const autocannonBin = createRequire(import.meta.url).resolve("autocannon/autocannon.js");
+const child = fileURLToPath(new URL("./autocannon-child.mjs", import.meta.url));
 
-export function load(url: string, headers: Record<string, string>, seconds: number, connections: number): Promise<LoadResult> {
-  const args = [autocannonBin, "--json", "-c", String(connections), "-d", String(seconds)];
-  for (const [k, v] of Object.entries(headers)) args.push("-H", `${k}=${v}`);
-  args.push(url);
+/** `headerSets`: one per request in turn (e.g. one caller's token each). */
+export function load(url: string, headerSets: Record<string, string>[], seconds: number, connections: number): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const proc = spawn(process.execPath, [child, JSON.stringify({ url, seconds, connections, headerSets })], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      if (code !== 0) return reject(new Error(`autocannon exited ${code}`));
-      const r = JSON.parse(out);
-      resolve({ requestsPerSecond: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx });
-    });
+    proc.stdout.on("data", (d) => (out += d));
+    proc.on("error", reject);
+    proc.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out) as LoadResult) : reject(new Error(`load generator exited ${code}`))));
   });
+}
+
+/**
+ * Loads each URL in turn for `rounds` short rounds (A, B, C, A, B, C ...), so a drift in the
+ * machine's speed during the run (shared cores, frequency scaling) falls on every target alike.
+ * Throughput is total requests over total time; p50/p99 are the means of the rounds' values.
+ */
+export async function loadInterleaved(urls: string[], headerSets: Record<string, string>[], seconds: number, connections: number, rounds: number): Promise<LoadResult[]> {
+  const perRound = Math.max(1, Math.round(seconds / rounds));
+  const results = urls.map(() => [] as LoadResult[]);
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < urls.length; i++) results[i].push(await load(urls[i], headerSets, perRound, connections));
+  }
+  const mean = (rs: LoadResult[], pick: (r: LoadResult) => number) => rs.reduce((sum, r) => sum + pick(r), 0) / rs.length;
+  const sum = (rs: LoadResult[], pick: (r: LoadResult) => number) => rs.reduce((total, r) => total + pick(r), 0);
+  return results.map((rs) => ({
+    requestsPerSecond: mean(rs, (r) => r.requestsPerSecond),
+    p50: Math.round(mean(rs, (r) => r.p50) * 10) / 10,
+    p99: Math.round(mean(rs, (r) => r.p99) * 10) / 10,
+    errors: sum(rs, (r) => r.errors),
+    non2xx: sum(rs, (r) => r.non2xx),
+  }));
 }

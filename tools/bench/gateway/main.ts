@@ -12,11 +12,14 @@ import { startModule } from "@signage/runtime";
 import { createGateway, upstreamsByPackage } from "@signage/gateway";
 import { allFiles } from "@signage/contracts";
 import { coreModule } from "@signage/core";
-import { load } from "./load.js";
+import { createCustomer, createHttpClient, createUser } from "@signage/testing";
+import { load, loadInterleaved } from "./load.js";
 import { measureBreakdown, printBreakdown } from "./breakdown.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 32);
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 5);
+const USERS = Number(process.env.BENCH_USERS || 64);
 
 function listen(app: Koa): Promise<{ url: string; close(): Promise<void> }> {
   return new Promise((resolve) => {
@@ -66,27 +69,31 @@ function bareApp(verifier: ReturnType<typeof createTokenVerifier>): Koa {
 const bareServer = await listen(bareApp(createTokenVerifier({ publicKey: signingKeys.publicKey, cacheSize: 0 })));
 const bareCachedServer = await listen(bareApp(createTokenVerifier({ publicKey: signingKeys.publicKey })));
 
-const tokenRes = await fetch(`${gateway.url}/oauth/token`, {
-  method: "POST",
-  headers: { "content-type": "application/x-www-form-urlencoded" },
-  body: "grant_type=password&username=admin%40example.com&password=admin-change-me",
-});
-const token = ((await tokenRes.json()) as { access_token: string }).access_token;
-const headers = { authorization: `Bearer ${token}` };
+const http = createHttpClient(gateway.url);
+const token = await http.login("admin@example.com", "admin-change-me");
+// Many callers, each request the next one's token: requests in flight are different users
+// (the services coalesce concurrent reads, and one shared user would flatter that).
+const customer = await createCustomer(http, token);
+const users = await Promise.all(Array.from({ length: USERS }, () => createUser(http, token, customer.id, "VIEWER")));
+const headerSets = users.map((u) => ({ authorization: `Bearer ${u.token}` }));
 
 // Warm both paths (JIT, pools, HTTP/2 session) before measuring.
-await load(`${bareServer.url}/api/v2/user/me`, headers, 2, CONNECTIONS);
-await load(`${bareCachedServer.url}/api/v2/user/me`, headers, 2, CONNECTIONS);
-await load(`${gateway.url}/api/v2/user/me`, headers, 2, CONNECTIONS);
-await load(`${embedded.url}/api/v2/user/me`, headers, 2, CONNECTIONS);
-const baseline = await load(`${bareServer.url}/api/v2/user/me`, headers, SECONDS, CONNECTIONS);
-const baselineCached = await load(`${bareCachedServer.url}/api/v2/user/me`, headers, SECONDS, CONNECTIONS);
-const viaGateway = await load(`${gateway.url}/api/v2/user/me`, headers, SECONDS, CONNECTIONS);
-const viaEmbedded = await load(`${embedded.url}/api/v2/user/me`, headers, SECONDS, CONNECTIONS);
+await load(`${bareServer.url}/api/v2/user/me`, headerSets, 2, CONNECTIONS);
+await load(`${bareCachedServer.url}/api/v2/user/me`, headerSets, 2, CONNECTIONS);
+await load(`${gateway.url}/api/v2/user/me`, headerSets, 2, CONNECTIONS);
+await load(`${embedded.url}/api/v2/user/me`, headerSets, 2, CONNECTIONS);
+// Alternating rounds: a change in machine speed during the run hits every path alike.
+const [baseline, baselineCached, viaGateway, viaEmbedded] = await loadInterleaved(
+  [bareServer.url, bareCachedServer.url, gateway.url, embedded.url].map((base) => `${base}/api/v2/user/me`),
+  headerSets,
+  SECONDS,
+  CONNECTIONS,
+  ROUNDS,
+);
 
 const row = (name: string, r: typeof baseline) =>
   `${name.padEnd(40)} ${r.requestsPerSecond.toFixed(0).padStart(8)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   errors ${r.errors} non-2xx ${r.non2xx}`;
-console.log(`GET /api/v2/user/me, ${CONNECTIONS} connections, ${SECONDS} s each`);
+console.log(`GET /api/v2/user/me, ${CONNECTIONS} connections, ${USERS} users in turn, ${SECONDS} s each in ${ROUNDS} alternating rounds`);
 console.log(row("bare Koa + signature check (baseline A)", baseline));
 console.log(row("bare Koa + cached verifier (baseline B)", baselineCached));
 console.log(row("gateway -> h2c -> core", viaGateway));

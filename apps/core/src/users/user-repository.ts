@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import { applyScope, type Scope } from "@signage/auth";
-import { preparedQuery } from "@signage/db";
+import { batchedReads, preparedQuery, type BatchedReads } from "@signage/db";
 import type { UserRow } from "./user-row.js";
 
 /** Users with the joined customer facts; the tenant scope is applied on the user's customer. */
@@ -25,10 +25,22 @@ export async function findUserByEmail(knex: Knex | Knex.Transaction, scope: Scop
   return userView(knex, scope).whereRaw("lower(u.email) = lower(?)", [email]).first();
 }
 
-// Every authenticated GetMe reads this: compiled once, a prepared statement on each connection.
-const userById = preparedQuery<[id: string], UserRow>("core_user_by_id", 1, (knex, id) => userView(knex, { kind: "global" }).where("u.id", id).first());
+// Every authenticated GetMe reads a user by id: compiled once, a prepared statement on each
+// connection, and the reads of one event-loop turn coalesced into one statement.
+const usersByIds = preparedQuery<[ids: string[]], UserRow>("core_users_by_ids", 1, (knex, ids) => userView(knex, { kind: "global" }).whereRaw("u.id = any(?::uuid[])", [ids]));
+const readsByKnex = new WeakMap<Knex, BatchedReads<string, UserRow>>();
+
+function userReads(knex: Knex): BatchedReads<string, UserRow> {
+  let reads = readsByKnex.get(knex);
+  if (!reads) readsByKnex.set(knex, (reads = batchedReads({ readMany: (ids) => usersByIds.rows(knex, ids), keyOf: (row) => row.id })));
+  return reads;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function findUserById(knex: Knex | Knex.Transaction, id: string): Promise<UserRow | undefined> {
   if (knex.isTransaction) return userView(knex, { kind: "global" }).where("u.id", id).first();
-  return userById.first(knex as Knex, id);
+  // A malformed id names no user (and must not fail the other reads of its batch).
+  if (!UUID.test(id)) return undefined;
+  return userReads(knex as Knex).load(id.toLowerCase());
 }

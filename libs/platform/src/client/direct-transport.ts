@@ -84,19 +84,19 @@ export function createDirectTransport(routes: Routes, options: DirectTransportOp
 
   function call(method: DescMethod, signal: AbortSignal | undefined, timeoutMs: number | undefined, header: ConstructorParameters<typeof Headers>[0], message: unknown, stream: boolean, contextValues = createContextValues()) {
     const spec = specFor(method);
-    const callSignal = callSignalOf(signal, timeoutMs);
+    const link = stream ? streamCallSignal(signal, timeoutMs) : unaryCallSignal(signal, timeoutMs);
     const request = {
       stream,
       service: method.parent,
       method,
       requestMethod: "POST",
       url: `direct://${methodPath(method)}`,
-      signal: callSignal,
+      signal: link.signal,
       header: new Headers(header),
       contextValues,
       message,
     } as UnaryRequest | StreamRequest;
-    return raceAbort(chain(serve(spec, callSignal, timeoutMs), clientInterceptors)(request), callSignal);
+    return link.settle(chain(serve(spec, link.signal, timeoutMs), clientInterceptors)(request));
   }
 
   return {
@@ -178,34 +178,90 @@ function chain(last: AnyFn, interceptors: readonly Interceptor[]): AnyFn {
   return next;
 }
 
-function callSignalOf(signal: AbortSignal | undefined, timeoutMs: number | undefined): AbortSignal {
-  if (timeoutMs === undefined || timeoutMs <= 0) return signal ?? neverAborted;
-  const deadline = AbortSignal.timeout(timeoutMs);
-  return signal ? AbortSignal.any([signal, deadline]) : deadline;
+/** The signal a call runs under, and how its result settles: with the call, or Canceled / DeadlineExceeded as soon as the signal aborts. */
+interface CallSignal {
+  signal: AbortSignal;
+  settle<T>(result: Promise<T>): Promise<T>;
 }
 
-/** Settles with the call, or with Canceled / DeadlineExceeded as soon as the call's signal aborts. */
-function raceAbort<T>(result: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal === neverAborted) return result.catch((err) => Promise.reject(ConnectError.from(err)));
+/** Starts watching for an abort (calling `stop` with its reason, never synchronously) and returns how to stop watching. */
+type Watch = (stop: (reason: unknown) => void) => () => void;
+
+function settleUnlessStopped<T>(result: Promise<T>, watch: Watch): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal.reason));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
+    const release = watch((reason) => {
+      release();
+      reject(abortError(reason));
+    });
     result.then(
       (value) => {
-        signal.removeEventListener("abort", onAbort);
+        release();
         resolve(value);
       },
       (err) => {
-        signal.removeEventListener("abort", onAbort);
+        release();
         reject(ConnectError.from(err));
       },
     );
   });
 }
 
+const unlinked: CallSignal = { signal: neverAborted, settle: (result) => settleUnlessStopped(result, () => () => {}) };
+
+/**
+ * A unary call ends when its response arrives, so one controller, a plain timer and a
+ * listener on the caller's signal, all released at the end, cover it. This is the
+ * embedded hot path: AbortSignal.timeout + AbortSignal.any cost two more signals, weak
+ * references and a DOMException per call.
+ */
+function unaryCallSignal(caller: AbortSignal | undefined, timeoutMs: number | undefined): CallSignal {
+  const hasDeadline = timeoutMs !== undefined && timeoutMs > 0;
+  if (!hasDeadline && !caller) return unlinked;
+  const controller = new AbortController();
+  if (caller?.aborted) controller.abort(caller.reason);
+  const watch: Watch = (stop) => {
+    if (controller.signal.aborted) {
+      queueMicrotask(() => stop(controller.signal.reason));
+      return () => {};
+    }
+    const abort = (reason: unknown) => {
+      controller.abort(reason);
+      stop(reason);
+    };
+    const onCallerAbort = () => abort(caller!.reason);
+    const timer = hasDeadline ? setTimeout(() => abort(deadlineExceeded()), timeoutMs) : undefined;
+    caller?.addEventListener("abort", onCallerAbort, { once: true });
+    return () => {
+      clearTimeout(timer);
+      caller?.removeEventListener("abort", onCallerAbort);
+    };
+  };
+  return { signal: controller.signal, settle: (result) => settleUnlessStopped(result, watch) };
+}
+
+/** A stream outlives its response (the deadline still applies to its messages), so its signal is left to the garbage collector. */
+function streamCallSignal(caller: AbortSignal | undefined, timeoutMs: number | undefined): CallSignal {
+  if (timeoutMs === undefined || timeoutMs <= 0) return caller ? watching(caller) : unlinked;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  return watching(caller ? AbortSignal.any([caller, deadline]) : deadline);
+}
+
+function watching(signal: AbortSignal): CallSignal {
+  const watch: Watch = (stop) => {
+    const onAbort = () => stop(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    if (signal.aborted) queueMicrotask(onAbort);
+    return () => signal.removeEventListener("abort", onAbort);
+  };
+  return { signal, settle: (result) => settleUnlessStopped(result, watch) };
+}
+
+function deadlineExceeded(): ConnectError {
+  return new ConnectError("the operation timed out", Code.DeadlineExceeded);
+}
+
 function abortError(reason: unknown): ConnectError {
-  if (reason instanceof DOMException && reason.name === "TimeoutError") return new ConnectError("the operation timed out", Code.DeadlineExceeded);
+  if (reason instanceof DOMException && reason.name === "TimeoutError") return deadlineExceeded();
   return ConnectError.from(reason, Code.Canceled);
 }
 

@@ -1,6 +1,7 @@
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Logger } from "pino";
+import { setMaxListeners } from "node:events";
 import { registerHealth, type Readiness } from "./health.js";
 import { logUnexpectedErrors } from "./log-unexpected-errors.js";
 import { createDrainableServer, type ListenOptions, type Listening, type NodeHandler } from "./h2c-server.js";
@@ -39,6 +40,9 @@ export function createService(options: ServiceOptions): Service {
   let draining = false;
   // Aborts every handler's signal when the drain budget runs out (streams, long polls).
   const shutdown = new AbortController();
+  // Every call in flight links its handler signal to this one (connect unlinks it when the
+  // call ends), so its listener count is the concurrency, not a leak.
+  setMaxListeners(0, shutdown.signal);
 
   const routes: Routes = (router) => {
     register(router);
