@@ -76,15 +76,33 @@ describe(SEED.count, () => {
     expect(result.content).toEqual([{ id: "i1" }]); // default sort: name, "Lobby screen" first
     expect(result.page.totalElements).toBe(3);
   });
-  test("counting is skipped when the page proves the total (short first page)", async () => {
-    const statements = await statementsDuring(db.knex, () => list({ size: 20, search: "status=ONLINE" }));
-    expect(statements).toHaveLength(1);
+  test("in a transaction, counting is skipped when the page proves the total (short first page)", async () => {
+    const statements = await statementsDuring(db.knex, () => db.knex.transaction((trx) => runList(trx, planList(itemResource, { size: 20, search: "status=ONLINE" }), { scope: tenantOne })));
+    expect(statements.filter((sql) => !/^(BEGIN|COMMIT)/i.test(sql))).toHaveLength(1);
     expect(statements.some((sql) => sql.includes("count("))).toBe(false);
   });
-  test("a full page needs the count", async () => {
-    const statements = await statementsDuring(db.knex, () => list({ size: 2 }));
-    expect(statements).toHaveLength(2);
-    expect(statements[1]).toMatch(/^select count\(\*\) as "total" from "item"/);
+  test("in a transaction, a full page counts after the page", async () => {
+    const statements = await statementsDuring(db.knex, () => db.knex.transaction((trx) => runList(trx, planList(itemResource, { size: 2 }), { scope: tenantOne })));
+    const sent = statements.filter((sql) => !/^(BEGIN|COMMIT)/i.test(sql));
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toMatch(/^select count\(\*\) as "total" from "item"/);
+  });
+  test("outside a transaction the count is sent beside the page, before the page has answered", async () => {
+    const events: string[] = [];
+    const onQuery = (q: { sql: string }) => events.push(`sent ${q.sql.startsWith("select count") ? "count" : "page"}`);
+    const onResponse = (_: unknown, q: { sql: string }) => events.push(`answered ${q.sql.startsWith("select count") ? "count" : "page"}`);
+    db.knex.on("query", onQuery).on("query-response", onResponse);
+    try {
+      const result = await list({ size: 2 });
+      expect(result.page.totalElements).toBe(5);
+    } finally {
+      db.knex.off("query", onQuery).off("query-response", onResponse);
+    }
+    expect(events.indexOf("sent count")).toBeLessThan(events.indexOf("answered page"));
+  });
+  test("a short page's total is the page's, whatever the count beside it answers", async () => {
+    const result = await list({ size: 20, search: "status=ONLINE" });
+    expect(result.page).toMatchObject({ numberOfElements: result.content.length, totalElements: result.content.length, last: true });
   });
 });
 

@@ -16,6 +16,7 @@ import { coreModule } from "@signage/core";
 import { mediaModule } from "@signage/media";
 import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TestPlatform } from "@signage/testing";
 import { captureSql, type Statement } from "../support/capture-sql.js";
+import { createLeanGet } from "../support/lean-get.js";
 
 const FILES = 100_000;
 const TOP_FOLDERS = 10;
@@ -44,9 +45,11 @@ export async function benchFileList(): Promise<void> {
     log(`# GET /api/v2/file on ${FILES.toLocaleString("en")} files of one tenant (page of 20, default sort name, default select)\n`);
     const rows: string[][] = [];
     let missed = false;
+    const client = createLeanGet(platform.url);
+    const auth = { authorization: `Bearer ${token}` };
     const list = (query: Record<string, string>) => async () => {
-      const res = await platform.http.get("/api/v2/file", { token, query });
-      if (res.status !== 200) throw new Error(`list failed: ${res.status} ${res.text}`);
+      const res = await client.get(`/api/v2/file?${new URLSearchParams(query)}`, auth);
+      if (res.status !== 200) throw new Error(`list failed: ${res.status}`);
     };
     // Warm the whole path (JIT, pools, plan caches) on every shape before any sample.
     for (let i = 0; i < WARMUP; i++) for (const shape of shapes) await list({ search: shape.search })();
@@ -70,7 +73,8 @@ export async function benchFileList(): Promise<void> {
       ]);
     }
     // The platform's own floor: an authenticated call doing one primary-key read in core.
-    const [floor] = await measureAlternating([async () => void (await platform.http.get("/api/v2/user/me", { token }))]);
+    const [floor] = await measureAlternating([async () => void (await client.get("/api/v2/user/me", auth))]);
+    client.close();
     rows.push(["(floor) GET /api/v2/user/me, no list", ms(floor.p50), ms(floor.p95), "-", "-", "-", "-", "-"]);
     log(
       table(

@@ -13,10 +13,24 @@ export interface BlobUrlOptions {
   now?: () => number;
 }
 
+/** Signed URLs remembered per key for the current window (a list page signs 40; the next read of the page, none). */
+const REMEMBERED_URLS = 10_000;
+
 export function createBlobUrls(options: BlobUrlOptions): BlobUrls & { urlOfFile(row: { storage_key: string | null; thumbnail_key: string | null }): { location?: string; thumbnail?: string } } {
   const now = options.now ?? Date.now;
   const expiresAt = () => (Math.floor(now() / options.windowMs) + 2) * options.windowMs;
-  const urlOf = (key: string | null | undefined) => (key ? presignedBlobUrl(options.signer, options.baseUrl, key, expiresAt()) : undefined);
+  // A URL is a pure function of (key, expiry): within one window it is the same string.
+  const remembered = new Map<string, { expires: number; url: string }>();
+  const urlOf = (key: string | null | undefined) => {
+    if (!key) return undefined;
+    const expires = expiresAt();
+    const known = remembered.get(key);
+    if (known?.expires === expires) return known.url;
+    const url = presignedBlobUrl(options.signer, options.baseUrl, key, expires);
+    if (remembered.size >= REMEMBERED_URLS) remembered.clear();
+    remembered.set(key, { expires, url });
+    return url;
+  };
   return {
     urlOf: (key) => urlOf(key),
     urlOfFile: (row) => ({ location: urlOf(row.storage_key), thumbnail: urlOf(row.thumbnail_key) }),

@@ -21,8 +21,9 @@ export interface RunListOptions {
 const READ_ONLY_COLUMN = "__readOnly";
 
 /**
- * Runs a planned list: one page query, plus a COUNT only when the page cannot tell the total
- * (a short page is the last one). Works on a Knex instance or inside a transaction.
+ * Runs a planned list: one page query, plus a COUNT whose answer is used only when the page
+ * cannot tell the total (a short page is the last one). Works on a Knex instance or inside a
+ * transaction (where the COUNT runs only when needed, after the page).
  */
 export async function runList(knex: Knex | Knex.Transaction, plan: ListPlan, options: RunListOptions): Promise<ListResult> {
   if (!isListPlan(plan)) throw new TypeError("runList needs a plan made by planList");
@@ -59,6 +60,10 @@ export async function runList(knex: Knex | Knex.Transaction, plan: ListPlan, opt
   }
   pageQuery.limit(plan.size).offset(plan.page * plan.size);
 
+  // Outside a transaction the COUNT runs beside the page on a second connection: a full page
+  // then waits for the slower of the two, not their sum. A short page drops the count's answer.
+  const counting = knex.isTransaction ? undefined : countOf(filtered());
+  counting?.catch(() => undefined);
   const rows = (await pageQuery) as Row[];
   const content = rows.map((row) => {
     const projected = projectRow(plan.selection, row);
@@ -67,9 +72,11 @@ export async function runList(knex: Knex | Knex.Transaction, plan: ListPlan, opt
   });
 
   let total = totalFromPage(plan.page, plan.size, rows.length);
-  if (total === null) {
-    const [{ total: counted }] = (await filtered().count({ total: "*" })) as { total: string | number }[];
-    total = Number(counted);
-  }
+  if (total === null) total = await (counting ?? countOf(filtered()));
   return { content, page: pageInfo(plan.page, plan.size, content.length, total) };
+}
+
+async function countOf(query: Knex.QueryBuilder): Promise<number> {
+  const [{ total }] = (await query.count({ total: "*" })) as { total: string | number }[];
+  return Number(total);
 }

@@ -1,0 +1,36 @@
+// location / thumbnail URLs: signed gateway URLs whose expiry is rounded up to a window.
+import { describe, expect, it, vi } from "vitest";
+import { UrlSigner, verifyPresignedBlob } from "@signage/storage";
+import { createBlobUrls } from "../src/storage/blob-urls.js";
+
+describe("createBlobUrls", () => {
+  const windowMs = 60_000;
+  function setup() {
+    const signer = new UrlSigner("0123456789abcdef0123456789abcdef");
+    const sign = vi.spyOn(signer, "sign");
+    let clock = 1_000_000;
+    const urls = createBlobUrls({ signer, baseUrl: "", windowMs, now: () => clock });
+    return { signer, sign, urls, advance: (ms: number) => (clock += ms) };
+  }
+
+  it("signs a key once per window: the same URL again, without signing, until the window moves", () => {
+    const { sign, urls, advance } = setup();
+    const first = urls.urlOf("files/1/a.png", "file");
+    expect(urls.urlOf("files/1/a.png", "file")).toBe(first);
+    expect(sign).toHaveBeenCalledTimes(1);
+    advance(windowMs);
+    const next = urls.urlOf("files/1/a.png", "file");
+    expect(next).not.toBe(first);
+    expect(sign).toHaveBeenCalledTimes(2);
+  });
+
+  it("gives each key its own valid URL, and none for a file without a blob", () => {
+    const { signer, urls } = setup();
+    const { location, thumbnail } = urls.urlOfFile({ storage_key: "files/1/a.png", thumbnail_key: null });
+    expect(thumbnail).toBeUndefined();
+    const query = Object.fromEntries(new URL(location!, "http://gateway").searchParams) as Record<string, string>;
+    const blob = location!.split("?")[0].split("/").pop()!;
+    expect(verifyPresignedBlob(signer, { ...query, blob } as never, 1_000_000).check).toBe("ok");
+    expect(urls.urlOf("files/1/b.png", "file")).not.toBe(location);
+  });
+});
