@@ -170,6 +170,23 @@ describe.each(transports)("streamed bodies over %s", (_name, makeTransport) => {
     expect(received.crcs[1]).toBe(crc32(data));
   });
 
+  it("malformed multipart answers 400 request.error.invalidMultipart (no boundary, cut short, bad part header, oversized field)", async () => {
+    const put = (contentType: string, body: Buffer | string) => fetch(`${base}/storage/v1/parts/up-1/3?expires=99&signature=sig`, { method: "PUT", headers: { "content-type": contentType }, body });
+    const full = multipartBody("bnd", [{ name: "files[]", filename: "a.png", type: "image/png", data: BLOB.subarray(0, 200_000) }]);
+    const cases: Array<[string, Buffer | string, RegExp]> = [
+      ["multipart/form-data", full, /names no boundary/],
+      ["multipart/form-data; boundary=bnd", full.subarray(0, full.length - 12), /Unexpected end of form/],
+      ["multipart/form-data; boundary=bnd", "--bnd\r\nno colon here\r\n\r\nx\r\n--bnd--\r\n", /Malformed part header/],
+      ["multipart/form-data; boundary=bnd", multipartBody("bnd", [{ name: "note", data: "n".repeat(1024 * 1024 + 1) }]), /form field 'note' exceeds 1048576 bytes/],
+    ];
+    for (const [contentType, body, message] of cases) {
+      const res = await put(contentType, body);
+      const answer = (await res.json()) as { key: string; message: string };
+      expect([res.status, answer.key], String(message)).toEqual([400, "request.error.invalidMultipart"]);
+      expect(answer.message).toMatch(message);
+    }
+  });
+
   it("raw body: one head (content type, Content-Length as size) then the bytes", async () => {
     const res = await fetch(`${base}/storage/v1/parts/up-2/1?expires=1&signature=s`, { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: BLOB });
     expect(res.status).toBe(200);
@@ -211,6 +228,25 @@ describe.each(transports)("streamed bodies over %s", (_name, makeTransport) => {
       const res = await streamingPut(`${base}/storage/v1/parts/up-6/1?expires=1&signature=s`, counted(total), { "content-type": "application/octet-stream" });
       expect(res.status).toBe(200);
       // Without backpressure the whole body (48 MB) would be read ahead.
+      expect(state.maxGap).toBeLessThan(12 * 1024 * 1024);
+    } finally {
+      state.slowMs = 0;
+    }
+  });
+
+  it("backpressure holds for multipart bodies too: the parser reads the socket only when the service asks", async () => {
+    state.slowMs = 2;
+    state.clientBytes = 0;
+    state.maxGap = 0;
+    try {
+      const total = 48 * 1024 * 1024;
+      async function* multipart(): AsyncGenerator<Buffer> {
+        yield Buffer.from('--bp\r\nContent-Disposition: form-data; name="files[]"; filename="big.bin"\r\n\r\n');
+        yield* counted(total);
+        yield Buffer.from("\r\n--bp--\r\n");
+      }
+      const res = await streamingPut(`${base}/storage/v1/parts/up-7/1?expires=1&signature=s`, multipart(), { "content-type": "multipart/form-data; boundary=bp" });
+      expect(res.status).toBe(200);
       expect(state.maxGap).toBeLessThan(12 * 1024 * 1024);
     } finally {
       state.slowMs = 0;

@@ -1,13 +1,14 @@
 // The HTTP request body as a pull-based sequence of StreamedBodyPart values:
-// multipart/form-data through busboy (one head per field or file, then the
-// file's chunks), anything else as one raw part. Nothing is read ahead of the
-// consumer: busboy stops parsing while a file stream is not drained, and the
-// request socket is paused in turn (backpressure end to end).
-import busboy from "busboy";
+// multipart/form-data (one head per field or file, then the file's chunks),
+// anything else as one raw part. Nothing is read ahead of the consumer: the
+// socket is read only when the service asks for the next message
+// (backpressure end to end).
 import type { Context } from "koa";
-import type { Readable } from "node:stream";
 import { HttpError } from "../http/error-body.js";
-import { coalesce } from "./chunk-coalescer.js";
+import { invalidMultipart, MultipartError } from "../http/multipart/multipart-error.js";
+import { isFilePart, multipartBoundary, type PartHead } from "../http/multipart/part-headers.js";
+import { scanMultipart } from "../http/multipart/scan-multipart.js";
+import { ChunkGroup, coalesce } from "./chunk-coalescer.js";
 
 export interface BodyHeadInit {
   field: string;
@@ -26,16 +27,11 @@ export interface BodyPartsOptions {
   chunkBytes: number;
 }
 
-type MultipartEvent =
-  | { kind: "field"; name: string; value: string; mimeType: string }
-  | { kind: "file"; name: string; stream: Readable; filename: string; mimeType: string };
+/** A plain form field's value is held in memory; beyond this the request is refused. */
+export const MAX_FIELD_BYTES = 1024 * 1024;
 
 export function payloadTooLarge(maxBytes: number): HttpError {
   return new HttpError(413, "upload.error.payloadTooLarge", `The upload exceeds ${maxBytes} bytes`, { maxBytes });
-}
-
-function invalidMultipart(message: string): HttpError {
-  return new HttpError(400, "request.error.invalidMultipart", `Malformed multipart request: ${message}`);
 }
 
 export async function* bodyParts(ctx: Context, options: BodyPartsOptions): AsyncGenerator<BodyPartInit> {
@@ -45,88 +41,65 @@ export async function* bodyParts(ctx: Context, options: BodyPartsOptions): Async
   else yield* rawPart(ctx, options, Number.isFinite(declared) ? declared : undefined);
 }
 
-async function* limited(source: AsyncIterable<Buffer>, counter: { bytes: number }, options: BodyPartsOptions): AsyncGenerator<BodyPartInit> {
-  for await (const chunk of coalesce(source, options.chunkBytes)) {
-    counter.bytes += chunk.length;
-    if (counter.bytes > options.maxBytes) throw payloadTooLarge(options.maxBytes);
+async function* rawPart(ctx: Context, options: BodyPartsOptions, size: number | undefined): AsyncGenerator<BodyPartInit> {
+  const contentType = ctx.get("content-type") || "application/octet-stream";
+  yield { case: "head", value: { field: "", filename: "", contentType, size: size === undefined ? undefined : BigInt(size) } };
+  let bytes = 0;
+  for await (const chunk of coalesce(ctx.req as AsyncIterable<Buffer>, options.chunkBytes)) {
+    bytes += chunk.length;
+    if (bytes > options.maxBytes) throw payloadTooLarge(options.maxBytes);
     yield { case: "chunk", value: chunk };
   }
 }
 
-async function* rawPart(ctx: Context, options: BodyPartsOptions, size: number | undefined): AsyncGenerator<BodyPartInit> {
-  const contentType = ctx.get("content-type") || "application/octet-stream";
-  yield { case: "head", value: { field: "", filename: "", contentType, size: size === undefined ? undefined : BigInt(size) } };
-  yield* limited(ctx.req as AsyncIterable<Buffer>, { bytes: 0 }, options);
+/** A plain field's value as its charset says (UTF-8 when it names none we know). */
+function fieldValue(head: PartHead, chunks: Buffer[]): string {
+  const bytes = Buffer.concat(chunks);
+  try {
+    return new TextDecoder(head.charset ?? "utf-8").decode(bytes);
+  } catch {
+    return bytes.toString("utf8");
+  }
 }
 
 async function* multipartParts(ctx: Context, options: BodyPartsOptions): AsyncGenerator<BodyPartInit> {
-  let parser: busboy.Busboy;
-  try {
-    parser = busboy({ headers: ctx.req.headers, highWaterMark: options.chunkBytes, fileHwm: options.chunkBytes, limits: { fieldSize: 1024 * 1024 } });
-  } catch (e) {
-    throw invalidMultipart((e as Error).message);
+  const boundary = multipartBoundary(ctx.get("content-type"));
+  if (!boundary) throw invalidMultipart("the Content-Type names no boundary");
+  // Not destroyed when we stop early (an error, or the service answered first):
+  // the route drains what the client still sends, so it sees the answer.
+  const items = scanMultipart(ctx.req.iterator({ destroyOnReturn: false }), boundary);
+  const group = new ChunkGroup(options.chunkBytes);
+  let bytes = 0;
+  let field: { head: PartHead; chunks: Buffer[]; size: number } | undefined;
+  // Ends the current part: a field is sent whole, a file's last short group follows its chunks.
+  function* finishPart(): Generator<BodyPartInit> {
+    if (field) yield { case: "head", value: { field: field.head.field, filename: "", contentType: field.head.contentType, value: fieldValue(field.head, field.chunks) } };
+    field = undefined;
+    const rest = group.take();
+    if (rest) yield { case: "chunk", value: rest };
   }
-  const events = new EventQueue<MultipartEvent>();
-  parser.on("field", (name, value, info) => events.push({ kind: "field", name, value, mimeType: info.mimeType }));
-  parser.on("file", (name, stream, info) => events.push({ kind: "file", name, stream, filename: info.filename ?? "", mimeType: info.mimeType }));
-  parser.on("close", () => events.end());
-  parser.on("error", (e: Error) => events.fail(invalidMultipart(e.message)));
-  ctx.req.on("error", (e) => events.fail(e));
-  ctx.req.pipe(parser);
-  const counter = { bytes: 0 };
-  let current: Readable | undefined;
   try {
-    for (let event = await events.next(); event; event = await events.next()) {
-      if (event.kind === "field") {
-        yield { case: "head", value: { field: event.name, filename: "", contentType: event.mimeType, value: event.value } };
+    for await (const item of items) {
+      if (item.kind === "head") {
+        yield* finishPart();
+        const { head } = item;
+        if (isFilePart(head)) yield { case: "head", value: { field: head.field, filename: head.filename ?? "", contentType: head.contentType } };
+        else field = { head, chunks: [], size: 0 };
         continue;
       }
-      current = event.stream;
-      yield { case: "head", value: { field: event.name, filename: event.filename, contentType: event.mimeType || "application/octet-stream" } };
-      yield* limited(event.stream as AsyncIterable<Buffer>, counter, options);
-      current = undefined;
+      if (field) {
+        field.size += item.chunk.length;
+        if (field.size > MAX_FIELD_BYTES) throw invalidMultipart(`the form field '${field.head.field}' exceeds ${MAX_FIELD_BYTES} bytes`);
+        field.chunks.push(item.chunk);
+        continue;
+      }
+      bytes += item.chunk.length;
+      if (bytes > options.maxBytes) throw payloadTooLarge(options.maxBytes);
+      const full = group.add(item.chunk);
+      if (full) yield { case: "chunk", value: full };
     }
-  } finally {
-    // Stopped early (error, or the service answered first): stop parsing; the
-    // route drains what the client still sends.
-    ctx.req.unpipe(parser);
-    current?.resume();
-    parser.removeAllListeners("file");
-    parser.on("file", (_n, stream) => stream.resume());
-    parser.on("error", () => undefined);
-  }
-}
-
-/** A minimal async queue: push/end/fail from event handlers, `next()` from the consumer. */
-class EventQueue<T> {
-  private items: T[] = [];
-  private done = false;
-  private error: unknown;
-  private waiter: (() => void) | undefined;
-
-  push(item: T): void {
-    this.items.push(item);
-    this.wake();
-  }
-  end(): void {
-    this.done = true;
-    this.wake();
-  }
-  fail(error: unknown): void {
-    this.error ??= error;
-    this.wake();
-  }
-  async next(): Promise<T | undefined> {
-    for (;;) {
-      if (this.error !== undefined) throw this.error;
-      if (this.items.length > 0) return this.items.shift();
-      if (this.done) return undefined;
-      await new Promise<void>((ok) => (this.waiter = ok));
-    }
-  }
-  private wake(): void {
-    const w = this.waiter;
-    this.waiter = undefined;
-    w?.();
+    yield* finishPart();
+  } catch (err) {
+    throw err instanceof MultipartError ? invalidMultipart(err.message) : err;
   }
 }
