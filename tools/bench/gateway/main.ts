@@ -1,7 +1,10 @@
 // `npm run bench:gateway`: GET /api/v2/user/me through the gateway (REST ->
-// RPC to core over loopback h2c, and in-process -> token check, role, scope, one user read)
+// RPC to core -> token check, role, scope, one user read), in both compositions:
+// the cluster's (core in its own process, reached over loopback h2c) and the
+// embedded one (`npm start`: core called in-process),
 // next to a bare Koa handler doing the same token check, measured in one run.
 // The ratio is the figure. Target: >= 60% of the bare throughput, p99 <= 3x.
+import { fork } from "node:child_process";
 import Koa from "koa";
 import { trace } from "@opentelemetry/api";
 import { createTokenVerifier, generateSigningKeys } from "@signage/auth";
@@ -42,10 +45,18 @@ const core = await startModule(coreModule, {
   env: {},
 });
 await core.instance.start?.();
-const coreListening = await core.service.listen({ host: "127.0.0.1", port: 0 });
 const everyService = (t: ReturnType<typeof createServiceTransport>) => upstreamsByPackage({ core: t, media: t, integration: t, reporting: t, licensing: t });
-// Cluster shape: the gateway reaches core over the network (Connect protocol, binary, h2c).
-const gateway = await listen(createGateway({ files: allFiles, upstreams: everyService(createServiceTransport({ baseUrl: coreListening.url, protocol: "connect" })), logger }).app);
+// Cluster shape: core in its own process (same database), the gateway reaching it
+// over the network (Connect protocol, binary, h2c).
+const coreProcess = fork(new URL("./core-process.ts", import.meta.url), [JSON.stringify({ databaseUrl: db.url, privateKeyPem: signingKeys.privateKeyPem })], {
+  execArgv: ["--import", "tsx"],
+  stdio: ["ignore", "inherit", "inherit", "ipc"],
+});
+const coreUrl = await new Promise<string>((resolve, reject) => {
+  coreProcess.once("message", (m: { url: string }) => resolve(m.url));
+  coreProcess.once("exit", (code) => reject(new Error(`core process exited (${code}) before listening`)));
+});
+const gateway = await listen(createGateway({ files: allFiles, upstreams: everyService(createServiceTransport({ baseUrl: coreUrl, protocol: "connect" })), logger }).app);
 // Embedded shape (`npm start`): the same gateway calling core in-process (createInMemoryTransport: direct, no serialization).
 const embedded = await listen(createGateway({ files: allFiles, upstreams: everyService(createInMemoryTransport(core.service.routes, { interceptors: core.service.interceptors })), logger }).app);
 
@@ -96,7 +107,7 @@ const row = (name: string, r: typeof baseline) =>
 console.log(`GET /api/v2/user/me, ${CONNECTIONS} connections, ${USERS} users in turn, ${SECONDS} s each in ${ROUNDS} alternating rounds`);
 console.log(row("bare Koa + signature check (baseline A)", baseline));
 console.log(row("bare Koa + cached verifier (baseline B)", baselineCached));
-console.log(row("gateway -> h2c -> core", viaGateway));
+console.log(row("gateway -> h2c -> core (own process)", viaGateway));
 console.log(row("gateway -> in-memory -> core", viaEmbedded));
 for (const [baseName, base] of [["A", baseline], ["B", baselineCached]] as const) {
   for (const [name, r] of [["network hop", viaGateway], ["in-memory", viaEmbedded]] as const) {
@@ -112,6 +123,8 @@ await gateway.close();
 await embedded.close();
 await bareServer.close();
 await bareCachedServer.close();
+coreProcess.disconnect();
+await new Promise((r) => (coreProcess.exitCode !== null ? r(null) : coreProcess.once("exit", r)));
 await core.stop();
 await bus.close();
 await db.drop();

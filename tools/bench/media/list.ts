@@ -57,6 +57,7 @@ export async function benchFileList(): Promise<void> {
       const query = { search: shape.search };
       const all = await captureSql(knex, list(query));
       const listSql = all.filter((s) => /from "file"/i.test(s.sql));
+      if (process.env.SHOW_SQL) for (const s of all) log(`SQL ${s.sql.replace(/\s+/g, " ").slice(0, 600)}`);
       if (listSql.length === 0) throw new Error("no file query captured");
       const [viaGateway, direct, directAll] = await measureAlternating([list(query), await directRun(knex, listSql), await directRun(knex, all)]).finally(releaseDirect);
       const ratio = viaGateway.p95 / direct.p95;
