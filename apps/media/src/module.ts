@@ -2,7 +2,7 @@
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { Subscription } from "@signage/events";
 import { FileFolderService } from "@signage/contracts/signage/media/v1/file_folder_pb";
-import { createReplicaTenantDirectory, schedulePeriodicJob, subscribeTenantReplica, type PeriodicJob, type ServiceModule } from "@signage/runtime";
+import { createReplicaTenantDirectory, schedulePeriodicJob, subscribeTenantReplica, teamAccessCacheMs, type PeriodicJob, type ServiceModule } from "@signage/runtime";
 import { fileFolderService } from "./folders/file-folder-service.js";
 import { ensureRootFolder } from "./folders/root-folder.js";
 import { FileService } from "@signage/contracts/signage/media/v1/file_pb";
@@ -25,7 +25,7 @@ export const mediaModule: ServiceModule = {
   migrationsDir: new URL("../migrations/", import.meta.url),
   create(ctx) {
     let subscription: Subscription | undefined;
-    const teams = mediaTeams({ knex: ctx.knex, bus: ctx.bus, peers: ctx.peers, outbox: ctx.outbox });
+    const teams = mediaTeams({ knex: ctx.knex, bus: ctx.bus, peers: ctx.peers, outbox: ctx.outbox, teamAccessCacheMs: teamAccessCacheMs(ctx.env) });
     const storage = createMediaStorage(ctx.env);
     const files = fileDepsOf(ctx, { teams: teams.hooks, urls: storage.urls, store: storage.store });
     const uploads: UploadDeps = { files, store: storage.store, storage, peers: ctx.peers };

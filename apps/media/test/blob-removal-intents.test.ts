@@ -18,6 +18,7 @@ import type { StreamedBodyPart } from "@signage/contracts/signage/common/v1/stre
 import { recordBlobIntents, scheduleBlobRemoval, sweepBlobIntents } from "../src/storage/index.js";
 import { deleteFileRows } from "../src/files/file-delete.js";
 import type { FileDeps } from "../src/files/file-deps.js";
+import { createStoredFolderMemo } from "../src/folders/stored-folder-memo.js";
 import { noBlobUrlsYet } from "../src/files/blob-cleanup.js";
 import { teamsNotAvailable } from "../src/files/team-hooks.js";
 import { deleteFolderTree } from "../src/folders/folder-delete.js";
@@ -48,7 +49,7 @@ const silent = createLogger({ name: "blob-removal-test", level: "silent" });
 
 function depsWith(blobs: BlobStore): FileDeps {
   // Not started: the module's relay publishes what this outbox stores in the same table.
-  return { knex: knex(), outbox: createOutbox({ knex: knex(), bus: env.platform.bus }), newId, logger: silent, teams: teamsNotAvailable, store: blobs, urls: noBlobUrlsYet };
+  return { knex: knex(), outbox: createOutbox({ knex: knex(), bus: env.platform.bus }), newId, logger: silent, teams: teamsNotAvailable, store: blobs, urls: noBlobUrlsYet, storedFolders: createStoredFolderMemo() };
 }
 
 /** A store whose delete fails the first time for each key (and for each folder key). */

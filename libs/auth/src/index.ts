@@ -35,6 +35,7 @@ export {
   type TenantAccess,
   type TenantDirectory,
 } from "./scope/tenant-directory.js";
+export { createAccessFactsCache, cacheMsFromEnv, type AccessFactsCache, type AccessFactsCacheOptions } from "./cache/access-facts-cache.js";
 export { createTenantAccessCache, tenantAccessCacheMs, type TenantAccessCache, type TenantAccessCacheOptions, type TenantAccessChanges } from "./scope/tenant-access-cache.js";
 
 export { generateTotpSecret, totpUri, verifyTotpCode, currentTotpCode, type TotpChecker } from "./totp/totp.js";

@@ -5,6 +5,7 @@ import { coreQuickFilters, type ModuleContext } from "@signage/runtime";
 import { noBlobUrlsYet } from "./blob-cleanup.js";
 import type { FileDeps } from "./file-deps.js";
 import { teamsNotAvailable } from "./team-hooks.js";
+import { createStoredFolderMemo } from "../folders/stored-folder-memo.js";
 
 export function fileDepsOf(ctx: ModuleContext, overrides: Partial<FileDeps> & Pick<FileDeps, "store">): FileDeps {
   return {
@@ -15,6 +16,7 @@ export function fileDepsOf(ctx: ModuleContext, overrides: Partial<FileDeps> & Pi
     teams: teamsNotAvailable,
     urls: noBlobUrlsYet,
     quickFilters: coreQuickFilters(ctx.peers, "FILE"),
+    storedFolders: createStoredFolderMemo(),
     ...overrides,
   };
 }

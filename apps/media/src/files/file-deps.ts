@@ -6,6 +6,7 @@ import type { OutboxPort, QuickFilterResolver } from "@signage/runtime";
 import type { MediaTeamHooks } from "./team-hooks.js";
 import type { BlobStore } from "@signage/storage";
 import type { BlobUrls } from "./blob-cleanup.js";
+import type { StoredFolderMemo } from "../folders/stored-folder-memo.js";
 
 export interface FileDeps {
   knex: Knex;
@@ -17,6 +18,8 @@ export interface FileDeps {
   /** Where the files' bytes live; a delete removes them through blob intents (file-delete.ts). */
   store: BlobStore;
   urls: BlobUrls;
+  /** Folder ids known to be stored (not filtered) folders: file lists by folder skip that check. */
+  storedFolders: StoredFolderMemo;
   /** Resolves `quickFilterId` of file lists (and filtered folders) through core. */
   quickFilters?: QuickFilterResolver;
 }

@@ -16,7 +16,7 @@ import type { FileDeps } from "./file-deps.js";
 export async function listFiles(ctx: HandlerContext, deps: FileDeps, query: ListQuery | undefined, extend?: (qb: Knex.QueryBuilder) => void) {
   const auth = requireAuth(ctx);
   // Two independent lookups (the filtered-folder check, the caller's teams): one round trip, not two.
-  const [resolved, teams] = await Promise.all([resolveFilteredFolderSearch(deps.knex, auth.scope, query), deps.teams.access?.(auth)]);
+  const [resolved, teams] = await Promise.all([resolveFilteredFolderSearch(deps.knex, deps.storedFolders, auth.scope, query), deps.teams.access?.(auth)]);
   const select = withDefaultExtras(resolved?.select, FILE_DEFAULT_EXTRAS);
   const q = { ...resolved, select, includeReadOnlyInfo: resolved?.includeReadOnlyInfo || selectsField(select, "readOnly") } as ListQuery;
   const result = await listRpc(ctx, { knex: deps.knex, resource: fileResource, message: FileSchema, query: q, scope: auth.scope, extend, teams, quickFilters: deps.quickFilters });

@@ -10,8 +10,9 @@ import { andFilters, parseFilter, printFilter, type FilterNode } from "@signage/
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import { customerIdOf, findFolder } from "./folder-repository.js";
 import { FOLDER_TYPE_FILTERED } from "./folder-row.js";
+import type { StoredFolderMemo } from "./stored-folder-memo.js";
 
-export async function resolveFilteredFolderSearch(knex: Knex, scope: Scope, query: ListQuery | undefined): Promise<ListQuery | undefined> {
+export async function resolveFilteredFolderSearch(knex: Knex, storedFolders: StoredFolderMemo, scope: Scope, query: ListQuery | undefined): Promise<ListQuery | undefined> {
   if (!query?.search?.includes("fileFolderId")) return query;
   let tree: FilterNode;
   try {
@@ -23,8 +24,14 @@ export async function resolveFilteredFolderSearch(knex: Knex, scope: Scope, quer
   const index = terms.findIndex((t) => t.kind === "comparison" && t.field === "fileFolderId" && (t.operator === "=" || t.operator === ":") && t.value.kind === "text");
   if (index < 0) return query;
   const term = terms[index] as Extract<FilterNode, { kind: "comparison" }>;
-  const folder = await findFolder(knex, scope, (term.value as { text: string }).text);
-  if (!folder || folder.file_folder_type !== FOLDER_TYPE_FILTERED) return query;
+  const folderId = (term.value as { text: string }).text;
+  if (storedFolders.isStored(folderId)) return query;
+  const folder = await findFolder(knex, scope, folderId);
+  if (!folder) return query;
+  if (folder.file_folder_type !== FOLDER_TYPE_FILTERED) {
+    storedFolders.rememberStored(folder.id);
+    return query;
+  }
   if (query.quickFilterId && query.quickFilterId !== folder.quick_filter_id) {
     throw serviceError(Code.InvalidArgument, "fileFolder.error.quickFilterConflict", "A filtered folder's files come from its own quick filter; quickFilterId cannot be combined with it", { fileFolderId: folder.id });
   }

@@ -9,7 +9,9 @@ import type { Knex } from "knex";
 import type { EventBus, Subscription } from "@signage/events";
 import { MediaTeamService } from "@signage/contracts/signage/media/v1/media_teams_pb";
 import { TeamAssignmentService } from "@signage/contracts/signage/teams/v1/team_assignments_pb";
+import { createAccessFactsCache, type TeamFacts } from "@signage/auth";
 import {
+  cachedTeamFacts,
   createTeamAccessResolver,
   replicaTeamDirectory,
   replicaTeamFacts,
@@ -38,10 +40,12 @@ export interface MediaTeams {
   stop(): Promise<void>;
 }
 
-export function mediaTeams(input: { knex: Knex; bus: EventBus; peers: Peers; outbox: OutboxPort }): MediaTeams {
+export function mediaTeams(input: { knex: Knex; bus: EventBus; peers: Peers; outbox: OutboxPort; teamAccessCacheMs: number }): MediaTeams {
   const { knex } = input;
   let subscription: Subscription | undefined;
-  const facts = replicaTeamFacts(knex);
+  // Every file and folder list asks for the caller's team facts; this replica evicts on each team event it applies.
+  const factsCache = createAccessFactsCache<TeamFacts | undefined>({ ttlMs: input.teamAccessCacheMs });
+  const facts = cachedTeamFacts(replicaTeamFacts(knex), factsCache);
   // In the transaction of the assignment change (folders carry no tags).
   const onWritten = (trx: Knex.Transaction, table: TeamResourceTable, ids: readonly string[]) =>
     table.resourceType === "file" ? announceFileTags(trx, input.outbox, ids) : Promise.resolve();
@@ -57,7 +61,7 @@ export function mediaTeams(input: { knex: Knex; bus: EventBus; peers: Peers; out
     },
     hooks: mediaTeamHooks(MEDIA_TEAM_TABLES, facts),
     async start() {
-      subscription = await subscribeTeamReplica(input.bus, knex, "media", { tables: MEDIA_TEAM_TABLES, onWritten });
+      subscription = await subscribeTeamReplica(input.bus, knex, "media", { tables: MEDIA_TEAM_TABLES, onWritten, onApplied: (customerId) => factsCache.changed(customerId) });
     },
     async stop() {
       await subscription?.stop();

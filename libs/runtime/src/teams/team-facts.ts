@@ -1,7 +1,7 @@
 // Where a service reads the calling user's team facts: its replica (every
 // service but core) or core's own tables (core passes its own source).
 import type { Knex } from "knex";
-import { DEFAULT_TEAM_ACCESS_SETTINGS, type TeamAccessSettings, type TeamFacts } from "@signage/auth";
+import { DEFAULT_TEAM_ACCESS_SETTINGS, cacheMsFromEnv, type AccessFactsCache, type TeamAccessSettings, type TeamFacts } from "@signage/auth";
 
 export type TeamFactsSource = (userId: string, customerId: number) => Promise<TeamFacts | undefined>;
 
@@ -49,4 +49,18 @@ export function replicaTeamFacts(knex: Knex): TeamFactsSource {
     const row = rows[0] as { restricted: boolean | null; settings: SettingsRow | null; memberships: { teamId: string; readOnly: boolean }[] };
     return { restricted: row.restricted === true, memberships: row.memberships, settings: settingsFromRow(row.settings) };
   };
+}
+
+/**
+ * `source` with its answers kept in `cache` (every list of a team-enabled resource
+ * asks for the caller's facts). The replica consumer evicts a tenant's answers
+ * after applying one of its team events (TeamReplicaOptions.onApplied).
+ */
+export function cachedTeamFacts(source: TeamFactsSource, cache: AccessFactsCache<TeamFacts | undefined>): TeamFactsSource {
+  return (userId, customerId) => cache.get(customerId, userId, () => source(userId, customerId));
+}
+
+/** `TEAM_ACCESS_CACHE_MS` (default 1000; 0 turns the cache off). */
+export function teamAccessCacheMs(env: Record<string, string | undefined>): number {
+  return cacheMsFromEnv(env, "TEAM_ACCESS_CACHE_MS");
 }

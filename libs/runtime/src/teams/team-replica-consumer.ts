@@ -16,18 +16,29 @@ export interface TeamReplicaOptions {
    * (as TeamAssignmentDeps.onWritten: e.g. media re-announces its files' tags with their teams).
    */
   onWritten?: (trx: Knex.Transaction, table: TeamResourceTable, resourceIds: readonly string[]) => Promise<void>;
+  /** After an event's transaction committed: the tenant whose team facts it may have changed (cache eviction). */
+  onApplied?: (customerId: number) => void;
 }
 
 export function subscribeTeamReplica(bus: EventBus, knex: Knex, service: string, options: TeamReplicaOptions): Promise<Subscription> {
   const consumer = `${service}.teams`;
+  const apply = withInbox(knex, consumer, async (event, trx) => {
+    await applyTeamEvent(trx, options, event.type, event.data);
+  });
   return bus.subscribe({
     consumer,
     types: [...TEAM_EVENT_TYPES, "customer.deleted"],
     startFrom: "all",
-    handler: withInbox(knex, consumer, async (event, trx) => {
-      await applyTeamEvent(trx, options, event.type, event.data);
-    }),
+    async handler(event) {
+      await apply(event);
+      options.onApplied?.(tenantOfTeamEvent(event.type, event.data));
+    },
   });
+}
+
+/** The tenant a team event (or customer.deleted) is about. */
+function tenantOfTeamEvent(type: string, data: unknown): number {
+  return type === "customer.deleted" ? (data as { id: number }).id : (data as { customerId: number }).customerId;
 }
 
 export async function applyTeamEvent(trx: Knex.Transaction, options: TeamReplicaOptions, type: string, data: unknown): Promise<void> {
