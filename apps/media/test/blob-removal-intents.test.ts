@@ -16,7 +16,7 @@ import { createLogger } from "@signage/platform";
 import { createFilesystemBlobStore, type BlobStore } from "@signage/storage";
 import type { StreamedBodyPart } from "@signage/contracts/signage/common/v1/stream_pb";
 import { recordBlobIntents, scheduleBlobRemoval, sweepBlobIntents } from "../src/storage/index.js";
-import { deleteFileRows } from "../src/files/file-delete.js";
+import { deleteFileRows, INLINE_BLOB_REMOVALS, removeDeletedBlobsAfterResponse } from "../src/files/file-delete.js";
 import type { FileDeps } from "../src/files/file-deps.js";
 import { createStoredFolderMemo } from "../src/folders/stored-folder-memo.js";
 import { noBlobUrlsYet } from "../src/files/blob-cleanup.js";
@@ -27,6 +27,7 @@ import { uploadPackage } from "../src/custom-apps/package-upload.js";
 import { packageLocation } from "../src/custom-apps/package-keys.js";
 import { storePackage } from "../src/custom-apps/package-store.js";
 import { DEFAULT_ZIP_LIMITS } from "../src/custom-apps/package/zip-limits.js";
+import { eventually } from "@signage/testing";
 import { multipart, png, startUploadPlatform, type UploadTenant } from "./uploads-support.js";
 import { widgetZip } from "./support/custom-apps-zip.js";
 import { packageForm } from "./support/custom-apps-platform.js";
@@ -175,6 +176,35 @@ describe("deleting a blob's owner is crash-safe: due intents, the sweep finishes
     expect(batch.status, batch.text).toBeLessThan(300);
     for (const key of [...c.keys, ...d.keys, ...e.keys]) expect(await exists(key), key).toBe(false);
     expect(await intentsOf(t.id)).toEqual([]);
+  });
+
+  it("a request waits for a few blob deletes, not for a big folder's: those go on after the answer and still leave no intent", async () => {
+    let opened!: () => void;
+    const gate = new Promise<void>((r) => (opened = r));
+    const deleted: string[] = [];
+    const gated: BlobStore = {
+      ...store,
+      async delete(key) {
+        await gate;
+        deleted.push(key);
+        return store.delete(key);
+      },
+    };
+    const blobsOf = (n: number, tag: string) => Array.from({ length: n }, (_, i) => ({ fileId: `${tag}-${i}`, storageKey: `files/${t.id}/${tag}-${i}.png`, thumbnailKey: null }));
+    const small = blobsOf(INLINE_BLOB_REMOVALS, "small");
+    const big = blobsOf(INLINE_BLOB_REMOVALS + 1, "big");
+    await knex().transaction((trx) => scheduleBlobRemoval(trx, t.id, [...small, ...big].map((b) => b.storageKey)));
+
+    let smallDone = false;
+    const smallRemoval = removeDeletedBlobsAfterResponse(depsWith(gated), t.id, small).then(() => (smallDone = true));
+    // The big set returns while every store delete is still held at the gate.
+    await removeDeletedBlobsAfterResponse(depsWith(gated), t.id, big);
+    expect([smallDone, deleted.length]).toEqual([false, 0]);
+    opened();
+    await smallRemoval;
+    expect(deleted.filter((k) => k.includes("small-"))).toHaveLength(small.length);
+    await eventually(() => intentsOf(t.id), (intents) => intents.length === 0, "the background removal took the big set's intents");
+    expect(deleted.filter((k) => k.includes("big-"))).toHaveLength(big.length);
   });
 
   it("validity sweep: a store delete failing after the commit leaves the blobs due; the next intent sweep removes them", async () => {

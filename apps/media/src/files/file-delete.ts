@@ -54,3 +54,17 @@ export async function removeDeletedBlobs(deps: Pick<FileDeps, "knex" | "store" |
   // The rows are gone and the event is stored: a blob not deleted now is the sweep's, not an API failure.
   if (left.length > 0) deps.logger.warn({ customerId, count: left.length }, "blobs of deleted files left to the blob intent sweep");
 }
+
+/** Blob deletes a request waits for; a larger set goes on after the response. */
+export const INLINE_BLOB_REMOVALS = 200;
+
+/**
+ * removeDeletedBlobs for a request: up to INLINE_BLOB_REMOVALS keys are gone when the
+ * caller hears back; a big folder's bytes (thousands of store deletes, minutes on S3)
+ * are removed in the background, so the answer follows the commit. Their intents are
+ * due from the commit on: a crash midway leaves the rest to the blob intent sweep.
+ */
+export async function removeDeletedBlobsAfterResponse(deps: Pick<FileDeps, "knex" | "store" | "logger">, customerId: number, blobs: DeletedFileBlob[]): Promise<void> {
+  const removal = removeDeletedBlobs(deps, customerId, blobs);
+  if (blobKeys(blobs).filter(Boolean).length <= INLINE_BLOB_REMOVALS) await removal;
+}

@@ -7,7 +7,7 @@ import type { Knex } from "knex";
 import { requireAuth, serviceError, type AuthContext } from "@signage/auth";
 import { enqueueQuickFilterUsage } from "@signage/runtime";
 import { batchTenant } from "../files/caller.js";
-import { announceDeletedFiles, deleteFileRows, deleteFilesUnder, removeDeletedBlobs } from "../files/file-delete.js";
+import { announceDeletedFiles, deleteFileRows, deleteFilesUnder, removeDeletedBlobsAfterResponse } from "../files/file-delete.js";
 import { requireFile } from "../files/file-repository.js";
 import type { DeletedFileBlob } from "../files/file-events.js";
 import type { FileDeps } from "../files/file-deps.js";
@@ -45,7 +45,7 @@ export async function deleteFolder(ctx: HandlerContext, deps: FileDeps, folderId
     await announceDeletedFiles(trx, deps.outbox, customerId, blobs, removeFromPlaylists);
     return { customerId, blobs };
   });
-  await removeDeletedBlobs(deps, customerId, blobs);
+  await removeDeletedBlobsAfterResponse(deps, customerId, blobs);
 }
 
 export async function deleteFile(ctx: HandlerContext, deps: FileDeps, fileId: string, removeFromPlaylists: boolean): Promise<void> {
@@ -58,7 +58,7 @@ export async function deleteFile(ctx: HandlerContext, deps: FileDeps, fileId: st
     await announceDeletedFiles(trx, deps.outbox, customerId, blobs, removeFromPlaylists);
     return { customerId, blobs };
   });
-  await removeDeletedBlobs(deps, customerId, blobs);
+  await removeDeletedBlobsAfterResponse(deps, customerId, blobs);
 }
 
 export interface BatchInput {
@@ -76,7 +76,7 @@ export async function removeBatch(ctx: HandlerContext, deps: FileDeps, batch: Ba
     await announceDeletedFiles(trx, deps.outbox, customerId, deleted, removeFromPlaylists);
     return deleted;
   });
-  await removeDeletedBlobs(deps, customerId, blobs);
+  await removeDeletedBlobsAfterResponse(deps, customerId, blobs);
 }
 
 async function removeBatchInTransaction(trx: Knex.Transaction, deps: FileDeps, auth: AuthContext, customerId: number, batch: BatchInput): Promise<DeletedFileBlob[]> {
