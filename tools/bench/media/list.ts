@@ -1,12 +1,13 @@
 /**
  * `GET /api/v2/file` latency on one tenant holding 100,000 files, through the real gateway
- * (HTTP, auth, listRpc, projection), next to the very SQL the service ran for that request
- * (captured from media's Knex, replayed on a raw pg connection). Target: gateway p95 <= 1.5x
- * the direct p95 of the list's own statements (page and count); the direct p95 of every
- * statement media ran for the request (tenant check, filtered-folder check, team access too)
- * is shown next to it. Gateway and direct samples alternate, so a loaded machine slows both
- * alike. Seeded files carry blob keys like uploaded ones (the list signs a download URL per
- * row). Seeds its own test database (startPlatform) and drops it.
+ * (HTTP from a client in its own process, auth, listRpc, projection), next to the very SQL
+ * the service ran for that request (captured from media's Knex, replayed on a raw pg
+ * connection). Target: gateway p95 <= 1.5x the direct p95 of the list's own statements (page
+ * and count); the direct p95 of every statement media ran for the request (tenant check,
+ * filtered-folder check, team access when not cached) is shown next to it. Gateway and direct
+ * samples alternate, so a loaded machine slows both alike. Seeded files carry blob keys like
+ * uploaded ones (the list signs a download URL per row). Seeds its own test database
+ * (startPlatform) and drops it.
  * Called by tools/bench/media/main.ts; run alone with
  *   node --import tsx -e 'import("./tools/bench/media/list.ts").then((m) => m.benchFileList())'
  */
@@ -16,7 +17,7 @@ import { coreModule } from "@signage/core";
 import { mediaModule } from "@signage/media";
 import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TestPlatform } from "@signage/testing";
 import { captureSql, type Statement } from "../support/capture-sql.js";
-import { createLeanGet } from "../support/lean-get.js";
+import { createRemoteGet } from "../support/remote-get.js";
 
 const FILES = 100_000;
 const TOP_FOLDERS = 10;
@@ -45,11 +46,12 @@ export async function benchFileList(): Promise<void> {
     log(`# GET /api/v2/file on ${FILES.toLocaleString("en")} files of one tenant (page of 20, default sort name, default select)\n`);
     const rows: string[][] = [];
     let missed = false;
-    const client = createLeanGet(platform.url);
+    const client = createRemoteGet(platform.url);
     const auth = { authorization: `Bearer ${token}` };
     const list = (query: Record<string, string>) => async () => {
       const res = await client.get(`/api/v2/file?${new URLSearchParams(query)}`, auth);
       if (res.status !== 200) throw new Error(`list failed: ${res.status}`);
+      return res.ms;
     };
     // Warm the whole path (JIT, pools, plan caches) on every shape before any sample.
     for (let i = 0; i < WARMUP; i++) for (const shape of shapes) await list({ search: shape.search })();
@@ -74,7 +76,7 @@ export async function benchFileList(): Promise<void> {
       ]);
     }
     // The platform's own floor: an authenticated call doing one primary-key read in core.
-    const [floor] = await measureAlternating([async () => void (await client.get("/api/v2/user/me", auth))]);
+    const [floor] = await measureAlternating([async () => (await client.get("/api/v2/user/me", auth)).ms]);
     client.close();
     rows.push(["(floor) GET /api/v2/user/me, no list", ms(floor.p50), ms(floor.p95), "-", "-", "-", "-", "-"]);
     log(
@@ -159,15 +161,18 @@ async function releaseDirect(): Promise<void> {
   for (const { pool, connection } of held.splice(0)) await pool.releaseConnection(connection);
 }
 
-/** p50/p95 of each run, its samples interleaved with the others' (same machine load for all). */
-async function measureAlternating(runs: Array<() => Promise<void>>): Promise<{ p50: number; p95: number }[]> {
+/**
+ * p50/p95 of each run, its samples interleaved with the others' (same machine load for all).
+ * A run that measures itself (the probe process) returns its own milliseconds.
+ */
+async function measureAlternating(runs: Array<() => Promise<number | void>>): Promise<{ p50: number; p95: number }[]> {
   for (let i = 0; i < WARMUP; i++) for (const run of runs) await run();
   const times = runs.map(() => [] as number[]);
   for (let i = 0; i < SAMPLES; i++) {
     for (let r = 0; r < runs.length; r++) {
       const t = performance.now();
-      await runs[r]();
-      times[r].push(performance.now() - t);
+      const own = await runs[r]();
+      times[r].push(typeof own === "number" ? own : performance.now() - t);
     }
   }
   return times.map((samples) => {

@@ -1,7 +1,7 @@
 // Every list RPC in one call: the common list parameters (ListQuery) planned
 // by libs/query, the caller's tenant scope applied as the mandatory scope
 // hook, rows projected and turned into messages, and the Page facts.
-import { getOption, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+import { getOption, type DescMessage, type DescMethod, type MessageShape } from "@bufbuild/protobuf";
 import { Code, type HandlerContext } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import { applyScope, serviceError, teamReadOnlyHook, teamVisibilityHook, type Scope, type TeamAccess, type TeamColumns } from "@signage/auth";
@@ -39,6 +39,13 @@ function selectedFields(desc: DescMessage, row: Record<string, unknown> | undefi
   return keys.length === desc.fields.length ? [] : keys;
 }
 
+// getOption decodes the method's options on every call; the answer never changes.
+const maxPageSizes = new WeakMap<DescMethod, number | undefined>();
+function maxPageSizeOf(method: DescMethod): number | undefined {
+  if (!maxPageSizes.has(method)) maxPageSizes.set(method, getOption(method, max_page_size) || undefined);
+  return maxPageSizes.get(method);
+}
+
 export async function listRpc<Desc extends DescMessage>(ctx: HandlerContext, o: ListRpcOptions<Desc>) {
   const q = o.query;
   let quickFilter: string | undefined;
@@ -47,7 +54,7 @@ export async function listRpc<Desc extends DescMessage>(ctx: HandlerContext, o: 
     if (!o.quickFilters) throw serviceError(Code.InvalidArgument, "quickFilter.error.notFound", `Unknown quickFilterId '${q.quickFilterId}'`, { quickFilterId: q.quickFilterId });
     quickFilter = await o.quickFilters.resolve(ctx, q.quickFilterId);
   }
-  const maxSize = getOption(ctx.method, max_page_size) || undefined;
+  const maxSize = maxPageSizeOf(ctx.method);
   const plan = planList(
     o.resource,
     {
