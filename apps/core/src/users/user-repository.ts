@@ -32,7 +32,7 @@ const readsByKnex = new WeakMap<Knex, BatchedReads<string, UserRow>>();
 
 function userReads(knex: Knex): BatchedReads<string, UserRow> {
   let reads = readsByKnex.get(knex);
-  if (!reads) readsByKnex.set(knex, (reads = batchedReads({ readMany: (ids) => usersByIds.rows(knex, ids), keyOf: (row) => row.id })));
+  if (!reads) readsByKnex.set(knex, (reads = batchedReads({ name: "users by id", readMany: (ids) => usersByIds.rows(knex, ids), keyOf: (row) => row.id })));
   return reads;
 }
 
