@@ -2,7 +2,7 @@
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { Subscription } from "@signage/events";
 import { FileFolderService } from "@signage/contracts/signage/media/v1/file_folder_pb";
-import { createReplicaTenantDirectory, schedulePeriodicJob, subscribeTenantReplica, teamAccessCacheMs, type PeriodicJob, type ServiceModule } from "@signage/runtime";
+import { createReplicaTenantDirectory, createWakeSignal, schedulePeriodicJob, subscribeTenantReplica, teamAccessCacheMs, type PeriodicJob, type ServiceModule } from "@signage/runtime";
 import { fileFolderService } from "./folders/file-folder-service.js";
 import { ensureRootFolder } from "./folders/root-folder.js";
 import { FileService } from "@signage/contracts/signage/media/v1/file_pb";
@@ -27,7 +27,9 @@ export const mediaModule: ServiceModule = {
     let subscription: Subscription | undefined;
     const teams = mediaTeams({ knex: ctx.knex, bus: ctx.bus, peers: ctx.peers, outbox: ctx.outbox, teamAccessCacheMs: teamAccessCacheMs(ctx.env) });
     const storage = createMediaStorage(ctx.env);
-    const files = fileDepsOf(ctx, { teams: teams.hooks, urls: storage.urls, store: storage.store });
+    // Woken by deletes too big to wait for (files/file-delete.ts).
+    const blobSweep = createWakeSignal();
+    const files = fileDepsOf(ctx, { teams: teams.hooks, urls: storage.urls, store: storage.store, blobSweep });
     const uploads: UploadDeps = { files, store: storage.store, storage, peers: ctx.peers };
     const jobs: PeriodicJob[] = [];
     return {
@@ -59,6 +61,7 @@ export const mediaModule: ServiceModule = {
             name: "blob intent sweep",
             intervalMs: storage.config.blobIntentSweepIntervalMs,
             logger,
+            wakeOn: blobSweep,
             run: () => sweepBlobIntents(ctx.knex, storage.store, { graceMs: storage.config.blobIntentGraceMs, onError: onBlobError }),
           }),
           schedulePeriodicJob({ name: "validity sweep", intervalMs: Number(ctx.env.MEDIA_VALIDITY_SWEEP_MS ?? 60_000), logger, run: () => sweepOutdatedFiles(files) }),

@@ -19,6 +19,7 @@ import { recordBlobIntents, scheduleBlobRemoval, sweepBlobIntents } from "../src
 import { deleteFileRows, INLINE_BLOB_REMOVALS, removeDeletedBlobsAfterResponse } from "../src/files/file-delete.js";
 import type { FileDeps } from "../src/files/file-deps.js";
 import { createStoredFolderMemo } from "../src/folders/stored-folder-memo.js";
+import { createWakeSignal, type WakeSignal } from "@signage/runtime";
 import { noBlobUrlsYet } from "../src/files/blob-cleanup.js";
 import { teamsNotAvailable } from "../src/files/team-hooks.js";
 import { deleteFolderTree } from "../src/folders/folder-delete.js";
@@ -48,9 +49,9 @@ const knex = () => env.platform.knexOf("media");
 const HOUR = 60 * 60 * 1000;
 const silent = createLogger({ name: "blob-removal-test", level: "silent" });
 
-function depsWith(blobs: BlobStore): FileDeps {
+function depsWith(blobs: BlobStore, blobSweep: WakeSignal = createWakeSignal()): FileDeps {
   // Not started: the module's relay publishes what this outbox stores in the same table.
-  return { knex: knex(), outbox: createOutbox({ knex: knex(), bus: env.platform.bus }), newId, logger: silent, teams: teamsNotAvailable, store: blobs, urls: noBlobUrlsYet, storedFolders: createStoredFolderMemo() };
+  return { knex: knex(), outbox: createOutbox({ knex: knex(), bus: env.platform.bus }), newId, logger: silent, teams: teamsNotAvailable, store: blobs, urls: noBlobUrlsYet, storedFolders: createStoredFolderMemo(), blobSweep };
 }
 
 /** A store whose delete fails the first time for each key (and for each folder key). */
@@ -178,33 +179,46 @@ describe("deleting a blob's owner is crash-safe: due intents, the sweep finishes
     expect(await intentsOf(t.id)).toEqual([]);
   });
 
-  it("a request waits for a few blob deletes, not for a big folder's: those go on after the answer and still leave no intent", async () => {
-    let opened!: () => void;
-    const gate = new Promise<void>((r) => (opened = r));
+  it("a request waits for a few blob deletes; a big folder's are the blob intent sweep's, woken at once (no work left in the request)", async () => {
     const deleted: string[] = [];
-    const gated: BlobStore = {
+    const counting: BlobStore = {
       ...store,
       async delete(key) {
-        await gate;
         deleted.push(key);
         return store.delete(key);
       },
     };
+    let wakes = 0;
+    const blobSweep = { wake: () => void wakes++ };
     const blobsOf = (n: number, tag: string) => Array.from({ length: n }, (_, i) => ({ fileId: `${tag}-${i}`, storageKey: `files/${t.id}/${tag}-${i}.png`, thumbnailKey: null }));
     const small = blobsOf(INLINE_BLOB_REMOVALS, "small");
     const big = blobsOf(INLINE_BLOB_REMOVALS + 1, "big");
     await knex().transaction((trx) => scheduleBlobRemoval(trx, t.id, [...small, ...big].map((b) => b.storageKey)));
 
-    let smallDone = false;
-    const smallRemoval = removeDeletedBlobsAfterResponse(depsWith(gated), t.id, small).then(() => (smallDone = true));
-    // The big set returns while every store delete is still held at the gate.
-    await removeDeletedBlobsAfterResponse(depsWith(gated), t.id, big);
-    expect([smallDone, deleted.length]).toEqual([false, 0]);
-    opened();
-    await smallRemoval;
-    expect(deleted.filter((k) => k.includes("small-"))).toHaveLength(small.length);
-    await eventually(() => intentsOf(t.id), (intents) => intents.length === 0, "the background removal took the big set's intents");
-    expect(deleted.filter((k) => k.includes("big-"))).toHaveLength(big.length);
+    await removeDeletedBlobsAfterResponse(depsWith(counting, blobSweep), t.id, small);
+    expect([deleted.length, wakes]).toEqual([small.length, 0]);
+    await removeDeletedBlobsAfterResponse(depsWith(counting, blobSweep), t.id, big);
+    expect([deleted.length, wakes]).toEqual([small.length, 1]);
+    expect(await intentsOf(t.id)).toEqual(due(big.map((b) => b.storageKey).sort()));
+    // What the woken sweep does: the big set's intents (and bytes) go, each key once.
+    expect(await sweepBlobIntents(knex(), counting, { graceMs: HOUR })).toBe(big.length);
+    expect(await intentsOf(t.id)).toEqual([]);
+    expect(new Set(deleted).size).toBe(deleted.length);
+  });
+
+  it("over HTTP, deleting a folder of more than 200 files answers after the commit; the woken sweep removes the bytes (its own schedule is 5 minutes away)", async () => {
+    const bigFolder = await folder(t.rootId, "big");
+    const row = await knex()("file_folder").where({ id: bigFolder }).first();
+    const files = Array.from({ length: INLINE_BLOB_REMOVALS + 1 }, (_, i) => {
+      const id = newId();
+      return { id, customer_id: t.id, name: `big-${i}.png`, content_type: "image/png", type: "IMAGE", size: 1, file_folder_id: bigFolder, path: row.path, storage_key: `files/${t.id}/${id}.png` };
+    });
+    await knex()("file").insert(files);
+    for (const f of files) await store.put(f.storage_key, Buffer.from("x"));
+    const del = await env.platform.http.delete(`/api/fileFolder/${bigFolder}`, { token: t.editor.token });
+    expect(del.status, del.text).toBeLessThan(300);
+    await eventually(async () => (await Promise.all(files.map((f) => exists(f.storage_key)))).filter(Boolean).length, (left) => left === 0, "the woken sweep removed every blob", 10_000);
+    expect(await intentsOf(t.id)).toEqual([]);
   });
 
   it("validity sweep: a store delete failing after the commit leaves the blobs due; the next intent sweep removes them", async () => {

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FileDeps } from "../src/files/file-deps.js";
 import { createStoredFolderMemo } from "../src/folders/stored-folder-memo.js";
+import { createWakeSignal } from "@signage/runtime";
 
 let lib: Library;
 let a: Tenant;
@@ -204,7 +205,7 @@ describe("validity sweep", () => {
     const elsewhere = await lib.file(a, { fileFolderId: plain.id, validTo: now - 1000 });
     // Not started: the media module's relay publishes what this outbox stores in the same table.
     const outbox = createOutbox({ knex: lib.knex, bus: lib.platform.bus });
-    const deps: FileDeps = { knex: lib.knex, outbox, newId, logger: createLogger({ name: "sweep-test", level: "silent" }), teams: teamsNotAvailable, store: createFilesystemBlobStore({ root: join(tmpdir(), "media-folders-sweep") }), urls: noBlobUrlsYet, storedFolders: createStoredFolderMemo() };
+    const deps: FileDeps = { knex: lib.knex, outbox, newId, logger: createLogger({ name: "sweep-test", level: "silent" }), teams: teamsNotAvailable, store: createFilesystemBlobStore({ root: join(tmpdir(), "media-folders-sweep") }), urls: noBlobUrlsYet, storedFolders: createStoredFolderMemo(), blobSweep: createWakeSignal() };
     const runs = await Promise.all([sweepOutdatedFiles(deps, now), sweepOutdatedFiles(deps, now), sweepOutdatedFiles(deps, now)]);
     expect(runs.reduce((n: number, r) => n + (r ?? 0), 0)).toBe(1);
     expect((await lib.knex("file").whereIn("id", [expired.id, current.id, open.id, elsewhere.id])).map((r: any) => r.id).sort()).toEqual([current.id, open.id, elsewhere.id].sort());

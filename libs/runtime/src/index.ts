@@ -33,4 +33,4 @@ export {
 export { localTeamDirectory, replicaTeamDirectory, type TeamDirectory } from "./teams/team-directory.js";
 export { teamAssignmentService, updateResourceTeams, updateTeamResources, requireWritable, type TeamAssignmentDeps } from "./teams/team-assignment-service.js";
 export { subscribeTeamReplica, applyTeamEvent, type TeamReplicaOptions } from "./teams/team-replica-consumer.js";
-export { schedulePeriodicJob, type PeriodicJob, type PeriodicJobOptions } from "./periodic-job.js";
+export { createWakeSignal, schedulePeriodicJob, type PeriodicJob, type PeriodicJobOptions, type WakeSignal, type WakeSource } from "./periodic-job.js";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { schedulePeriodicJob, type PeriodicJob } from "../src/periodic-job.js";
+import { createWakeSignal, schedulePeriodicJob, type PeriodicJob } from "../src/periodic-job.js";
 
 const logs: { level: string; obj: object }[] = [];
 const logger = { info: (obj: object) => void logs.push({ level: "info", obj }), warn: (obj: object) => void logs.push({ level: "warn", obj }) };
@@ -73,5 +73,39 @@ describe("periodic job", () => {
 
   it("refuses a non-positive interval", () => {
     expect(() => schedulePeriodicJob({ name: "bad", intervalMs: 0, logger, run: async () => undefined })).toThrow(/interval/);
+  });
+});
+
+describe("periodic job woken", () => {
+  it("runs a round when woken, and once more right after a round that was in flight when woken; nothing after stop()", async () => {
+    const wake = createWakeSignal();
+    let rounds = 0;
+    let release: (() => void) | undefined;
+    job = schedulePeriodicJob({
+      name: "woken",
+      intervalMs: 60_000,
+      logger,
+      wakeOn: wake,
+      run: () =>
+        new Promise<void>((resolve) => {
+          rounds++;
+          release = resolve;
+        }),
+    });
+    wake.wake();
+    expect(rounds).toBe(1);
+    // Woken twice during the round: one more round after it, not two, and not in parallel.
+    wake.wake();
+    wake.wake();
+    expect(rounds).toBe(1);
+    release!();
+    await sleep(5);
+    expect(rounds).toBe(2);
+    release!();
+    await sleep(5);
+    expect(rounds).toBe(2);
+    await job.stop();
+    wake.wake();
+    expect(rounds).toBe(2);
   });
 });

@@ -60,11 +60,11 @@ export const INLINE_BLOB_REMOVALS = 200;
 
 /**
  * removeDeletedBlobs for a request: up to INLINE_BLOB_REMOVALS keys are gone when the
- * caller hears back; a big folder's bytes (thousands of store deletes, minutes on S3)
- * are removed in the background, so the answer follows the commit. Their intents are
- * due from the commit on: a crash midway leaves the rest to the blob intent sweep.
+ * caller hears back. A big folder's bytes (thousands of store deletes, minutes on S3)
+ * are left to the blob intent sweep, woken now: their intents are due from the commit
+ * on, and the sweep takes them in bounded batches, shared by the replicas, never twice.
  */
-export async function removeDeletedBlobsAfterResponse(deps: Pick<FileDeps, "knex" | "store" | "logger">, customerId: number, blobs: DeletedFileBlob[]): Promise<void> {
-  const removal = removeDeletedBlobs(deps, customerId, blobs);
-  if (blobKeys(blobs).filter(Boolean).length <= INLINE_BLOB_REMOVALS) await removal;
+export async function removeDeletedBlobsAfterResponse(deps: Pick<FileDeps, "knex" | "store" | "logger" | "blobSweep">, customerId: number, blobs: DeletedFileBlob[]): Promise<void> {
+  if (blobKeys(blobs).filter(Boolean).length <= INLINE_BLOB_REMOVALS) await removeDeletedBlobs(deps, customerId, blobs);
+  else deps.blobSweep.wake();
 }

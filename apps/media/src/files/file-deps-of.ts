@@ -7,7 +7,7 @@ import type { FileDeps } from "./file-deps.js";
 import { teamsNotAvailable } from "./team-hooks.js";
 import { createStoredFolderMemo } from "../folders/stored-folder-memo.js";
 
-export function fileDepsOf(ctx: ModuleContext, overrides: Partial<FileDeps> & Pick<FileDeps, "store">): FileDeps {
+export function fileDepsOf(ctx: ModuleContext, overrides: Partial<FileDeps> & Pick<FileDeps, "store" | "blobSweep">): FileDeps {
   return {
     knex: ctx.knex,
     outbox: ctx.outbox,

@@ -2,7 +2,7 @@
 import type { Knex } from "knex";
 import type { IdGenerator } from "@signage/db";
 import type { Logger } from "@signage/platform";
-import type { OutboxPort, QuickFilterResolver } from "@signage/runtime";
+import type { OutboxPort, QuickFilterResolver, WakeSignal } from "@signage/runtime";
 import type { MediaTeamHooks } from "./team-hooks.js";
 import type { BlobStore } from "@signage/storage";
 import type { BlobUrls } from "./blob-cleanup.js";
@@ -18,6 +18,8 @@ export interface FileDeps {
   /** Where the files' bytes live; a delete removes them through blob intents (file-delete.ts). */
   store: BlobStore;
   urls: BlobUrls;
+  /** Wakes the blob intent sweep (due intents of a big delete are removed there). */
+  blobSweep: WakeSignal;
   /** Folder ids known to be stored (not filtered) folders: file lists by folder skip that check. */
   storedFolders: StoredFolderMemo;
   /** Resolves `quickFilterId` of file lists (and filtered folders) through core. */

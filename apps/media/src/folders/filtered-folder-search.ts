@@ -25,7 +25,7 @@ export async function resolveFilteredFolderSearch(knex: Knex, storedFolders: Sto
   if (index < 0) return query;
   const term = terms[index] as Extract<FilterNode, { kind: "comparison" }>;
   const folderId = (term.value as { text: string }).text;
-  if (storedFolders.isStored(folderId)) return query;
+  if (storedFolders.isStored(folderId.toLowerCase())) return query;
   const folder = await findFolder(knex, scope, folderId);
   if (!folder) return query;
   if (folder.file_folder_type !== FOLDER_TYPE_FILTERED) {

@@ -73,7 +73,7 @@ export async function applyTeamEvent(trx: Knex.Transaction, options: TeamReplica
         await trx("team_user").where({ user_id: user.userId }).delete();
         return;
       }
-      await trx("team_user").insert({ user_id: user.userId, customer_id: user.customerId, restricted: user.restricted }).onConflict("user_id").merge(["restricted"]);
+      await trx("team_user").insert({ user_id: user.userId, customer_id: user.customerId, restricted: user.restricted }).onConflict("user_id").merge(["restricted", "customer_id"]);
       return;
     }
     case TeamEvent.settingsChanged: {
