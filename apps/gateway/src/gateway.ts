@@ -10,6 +10,7 @@ import { mountHealthRoutes } from "./health/health-routes.js";
 import { generateOpenApi } from "./openapi/generate.js";
 import { DOCS_HTML } from "./docs/docs-page.js";
 import { errorBodyFor, HttpError } from "./http/error-body.js";
+import { clientWentAway, drainRequestAfterResponse } from "./http/drain-request.js";
 import type { Upstreams } from "./upstreams.js";
 import type { Log } from "./log.js";
 import { tracingMiddleware } from "./http/tracing-middleware.js";
@@ -36,10 +37,17 @@ export interface Gateway {
 export function createGateway(options: GatewayOptions): Gateway {
   const routes = buildRouteTable(options.files);
   const callTimeoutMs = options.callTimeoutMs ?? 30_000;
+  const streaming = { ...DEFAULT_STREAMING_OPTIONS, ...options.streaming };
   const openapi = generateOpenApi(routes);
   const app = new Koa({ proxy: true });
   const router = new Router();
 
+  // What Koa reports outside the middleware chain (a response stream that failed, a
+  // client gone mid-request) goes to the structured log, not to stderr.
+  app.on("error", (err: unknown, ctx?: Koa.Context) => {
+    if (ctx && clientWentAway(ctx, err)) options.logger.info({ method: ctx.method, path: ctx.path }, "client closed the connection before the exchange was complete");
+    else options.logger.error({ err, method: ctx?.method, path: ctx?.path }, "response failed");
+  });
   app.use(tracingMiddleware(trace.getTracer("signage-gateway")));
   app.use(async (ctx, next) => {
     try {
@@ -49,9 +57,14 @@ export function createGateway(options: GatewayOptions): Gateway {
       }
     } catch (err) {
       const { body, unexpected } = errorBodyFor(err);
-      if (unexpected) options.logger.error({ err, method: ctx.method, path: ctx.path }, "request failed");
+      if (clientWentAway(ctx, err)) options.logger.info({ method: ctx.method, path: ctx.path }, "client closed the connection before the request was complete");
+      else if (unexpected) options.logger.error({ err, method: ctx.method, path: ctx.path }, "request failed");
       ctx.status = body.status;
       ctx.body = body;
+    } finally {
+      // A body read in part (an error, or a service that answered early): Node only
+      // discards bodies nobody started reading, so drain the rest here.
+      if (ctx.req.readableDidRead) drainRequestAfterResponse(ctx, streaming.drainTimeoutMs);
     }
   });
 
@@ -68,7 +81,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   mountRpcRoutes(router, routes, options.upstreams, {
     maxJsonBodyBytes: options.maxJsonBodyBytes ?? 5 * 1024 * 1024,
     maxMultipartBytes: 2 * 1024 * 1024 + 1,
-    streaming: { ...DEFAULT_STREAMING_OPTIONS, ...options.streaming },
+    streaming,
     callTimeoutMs,
   });
 

@@ -86,10 +86,12 @@ describe("scanMultipart", () => {
       body(`--${BOUNDARY}\nContent-Disposition: form-data; name="a"; filename="Größe.png"\n\n1\n`),
       body(`--${BOUNDARY}\nContent-Disposition: form-data; name="b"; filename="plain.png"; filename*=UTF-8''%E2%82%AC%20rates.png\n\n2\n`),
       body(`--${BOUNDARY}\nContent-Disposition: form-data; name="c"; filename="../../etc/passwd"\n\n3\n`),
-      body(`--${BOUNDARY}\nContent-Disposition: form-data; name="d"; filename="a \\"quoted\\" name.png"\n\n4\n--${BOUNDARY}--`),
+      body(`--${BOUNDARY}\nContent-Disposition: form-data; name="d"; filename="a \\"quoted\\" name.png"\n\n4\n`),
+      // What browsers send for a name with a quote and a line break (WHATWG form encoding).
+      body(`--${BOUNDARY}\nContent-Disposition: form-data; name="e"; filename="say %22hi%22%0D%0A.png"\n\n5\n--${BOUNDARY}--`),
     ]);
     const names = (await parse(input)).map((p) => p.filename);
-    expect(names).toEqual(["Größe.png", "€ rates.png", "passwd", 'a "quoted" name.png']);
+    expect(names).toEqual(["Größe.png", "€ rates.png", "passwd", 'a "quoted" name.png', 'say "hi"\r\n.png']);
   });
 
   it("refuses a body that ends before the closing boundary", async () => {
@@ -102,6 +104,13 @@ describe("scanMultipart", () => {
     await expect(parse(body(`--${BOUNDARY}\nnot a header\n\nx\n--${BOUNDARY}--`))).rejects.toThrow(/Malformed part header/);
     const huge = `X-Filler: ${"a".repeat(MAX_PART_HEADER_BYTES)}`;
     await expect(parse(body(`--${BOUNDARY}\n${huge}\n\nx\n--${BOUNDARY}--`), 1000)).rejects.toThrow(/headers exceed/);
+    // The limit is the block's own size, wherever a chunk ends: a block of exactly the limit passes.
+    const atLimit = `X-Filler: ${"a".repeat(MAX_PART_HEADER_BYTES - 'Content-Disposition: form-data; name="a"\r\nX-Filler: '.length)}`;
+    const largest = body(`--${BOUNDARY}\nContent-Disposition: form-data; name="a"\n${atLimit}\n\nx\n--${BOUNDARY}--`);
+    const blockStart = largest.indexOf("Content-Disposition");
+    for (const sizes of [largest.length, [blockStart + MAX_PART_HEADER_BYTES + 2, 1000], 1]) {
+      expect(await parse(largest, sizes), String(sizes)).toEqual([{ field: "a", filename: undefined, contentType: "text/plain", data: "x" }]);
+    }
     await expect(parse(body(`--${BOUNDARY}junk\nContent-Disposition: form-data; name="a"\n\nx\n--${BOUNDARY}--`))).rejects.toThrow(/Malformed boundary line/);
   });
 
@@ -126,6 +135,9 @@ describe("part heads", () => {
     expect(multipartBoundary("multipart/form-data")).toBeUndefined();
     expect(multipartBoundary("text/plain; boundary=abc")).toBeUndefined();
     expect(multipartBoundary(`multipart/form-data; boundary=${"x".repeat(71)}`)).toBeUndefined();
+    // A parameter without a value does not swallow the next one.
+    expect(multipartBoundary("multipart/form-data; foo; boundary=abc")).toBe("abc");
+    expect(parseHeaderValue('form-data; foo; name="x"').params.get("name")).toBe("x");
   });
 
   it("parameters: names lower-cased, first occurrence wins, quoted-string escapes undone", () => {

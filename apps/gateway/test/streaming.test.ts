@@ -4,6 +4,7 @@
 // and over h2c Connect, against a small in-test implementation of the real
 // BlobAccessService contract.
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crc32 } from "@node-rs/crc32";
@@ -15,7 +16,8 @@ import { BlobAccessService } from "@signage/contracts/signage/media/v1/upload_pb
 import { createLogger, createService, createServiceTransport } from "@signage/platform";
 import { createGateway, upstreamsByPackage } from "../src/index.js";
 
-const silent = { info() {}, warn() {}, error() {} };
+const loggedErrors: unknown[] = [];
+const silent = { info() {}, warn() {}, error: (...args: unknown[]) => void loggedErrors.push(args) };
 const BLOB = Buffer.alloc(3 * 1024 * 1024 + 17, 0);
 for (let i = 0; i < BLOB.length; i++) BLOB[i] = (i * 7 + (i >> 11)) & 0xff;
 
@@ -26,7 +28,7 @@ interface Received {
   crcs: number[];
 }
 
-const state = { slowMs: 0, clientBytes: 0, maxGap: 0, failAfterBytes: 0 };
+const state = { slowMs: 0, clientBytes: 0, maxGap: 0, failAfterBytes: 0, answerAfterChunks: 0, answeredChunks: 0 };
 
 function register(router: ConnectRouter) {
   router.service(BlobAccessService, {
@@ -53,6 +55,8 @@ function register(router: ConnectRouter) {
             ]);
           }
           if (state.slowMs) await new Promise((r) => setTimeout(r, state.slowMs));
+          // A service that has what it needs before the body ends answers at once.
+          if (state.answerAfterChunks && ++state.answeredChunks >= state.answerAfterChunks) break;
         }
       }
       return { sessionId: JSON.stringify(received), success: true, uploadedSize: BigInt(seen) };
@@ -105,6 +109,45 @@ function streamingPut(url: string, source: AsyncIterable<Buffer>, headers: Recor
     });
     req.on("error", reject);
     Readable.from(source).on("error", reject).pipe(req);
+  });
+}
+
+/**
+ * A PUT (or `method`) of `total` body bytes after `head` on a raw keep-alive socket, written to the end
+ * whatever the server answers meanwhile, then a second request on the same socket: the
+ * status lines of both answers (the second is missing when the connection got stuck or cut).
+ */
+function putThenNextRequest(base: string, path: string, contentType: string, head: Buffer, total: number, method = "PUT"): Promise<string[]> {
+  const { port } = new URL(base);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), "127.0.0.1");
+    let received = "";
+    const statuses = () => received.match(/HTTP\/1\.1 \d+/g) ?? [];
+    const finish = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(statuses());
+    };
+    const timer = setTimeout(finish, 8000);
+    socket.on("data", (d: Buffer) => {
+      received += d.toString("latin1");
+      if (statuses().length === 2) finish();
+    });
+    socket.on("error", finish);
+    socket.on("close", finish);
+    socket.write(`${method} ${path} HTTP/1.1\r\nHost: t\r\nContent-Type: ${contentType}\r\nContent-Length: ${head.length + total}\r\n\r\n`);
+    socket.write(head);
+    const piece = Buffer.alloc(64 * 1024, 1);
+    let sent = 0;
+    const pump = () => {
+      while (sent < total) {
+        const n = Math.min(piece.length, total - sent);
+        sent += n;
+        if (!socket.write(n === piece.length ? piece : piece.subarray(0, n))) return void socket.once("drain", pump);
+      }
+      socket.write("GET /no-such-route HTTP/1.1\r\nHost: t\r\n\r\n");
+    };
+    pump();
   });
 }
 
@@ -185,6 +228,49 @@ describe.each(transports)("streamed bodies over %s", (_name, makeTransport) => {
       expect([res.status, answer.key], String(message)).toEqual([400, "request.error.invalidMultipart"]);
       expect(answer.message).toMatch(message);
     }
+  });
+
+  it("an answer before the body's end leaves the keep-alive connection usable: the rest is drained and the next request answered", async () => {
+    const part = (name: string) => Buffer.from(`--k\r\nContent-Disposition: form-data; name="${name}"; filename="x.bin"\r\n\r\n`);
+    const upload = "/storage/v1/parts/up-8/1?expires=1&signature=s";
+    const MB20 = 20 * 1024 * 1024;
+    state.answerAfterChunks = 2;
+    state.answeredChunks = 0;
+    try {
+      expect(await putThenNextRequest(base, upload, "multipart/form-data; boundary=k", part("files[]"), MB20), "service answered early").toEqual(["HTTP/1.1 200", "HTTP/1.1 404"]);
+    } finally {
+      state.answerAfterChunks = 0;
+    }
+    const badHead = Buffer.from("--k\r\nno colon in this header\r\n\r\n");
+    expect(await putThenNextRequest(base, upload, "multipart/form-data; boundary=k", badHead, MB20), "bad part header").toEqual(["HTTP/1.1 400", "HTTP/1.1 404"]);
+    const fields = Buffer.from(Array.from({ length: 1001 }, (_, i) => `--k\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nv\r\n`).join(""));
+    expect(await putThenNextRequest(base, upload, "multipart/form-data; boundary=k", fields, MB20), "too many fields").toEqual(["HTTP/1.1 400", "HTTP/1.1 404"]);
+    // The small-file edge (profile pictures): 413 as soon as the file passes its cap.
+    expect(await putThenNextRequest(base, "/api/v2/user/profilePicture", "multipart/form-data; boundary=k", part("file"), MB20, "POST"), "picture too large").toEqual(["HTTP/1.1 413", "HTTP/1.1 404"]);
+  });
+
+  it("the cap counts every byte of a multipart body, not only files: fields, preamble and skipped parts too", async () => {
+    const upload = `${base}/storage/v1/parts/up-9/1?expires=1&signature=s`;
+    const field = Buffer.from(`--k\r\nContent-Disposition: form-data; name="note"\r\n\r\n${"n".repeat(1000 * 1000)}\r\n`);
+    async function* manyFields(): AsyncGenerator<Buffer> {
+      for (let i = 0; i < 90; i++) yield field;
+      yield Buffer.from("--k--\r\n");
+    }
+    const res = await streamingPut(upload, manyFields(), { "content-type": "multipart/form-data; boundary=k" });
+    expect([res.status, JSON.parse(res.body).key]).toEqual([413, "upload.error.payloadTooLarge"]);
+  });
+
+  it("a client that goes away mid-upload is no server failure: nothing is logged as an error", async () => {
+    loggedErrors.length = 0;
+    const { port } = new URL(base);
+    const socket = connect(Number(port), "127.0.0.1");
+    socket.write(`PUT /storage/v1/parts/up-10/1?expires=1&signature=s HTTP/1.1\r\nHost: t\r\nContent-Type: multipart/form-data; boundary=k\r\nContent-Length: ${50 * 1024 * 1024}\r\n\r\n`);
+    socket.write('--k\r\nContent-Disposition: form-data; name="files[]"; filename="x.bin"\r\n\r\n');
+    socket.write(Buffer.alloc(2 * 1024 * 1024, 1));
+    await new Promise((r) => setTimeout(r, 100));
+    socket.destroy();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(loggedErrors).toEqual([]);
   });
 
   it("raw body: one head (content type, Content-Length as size) then the bytes", async () => {

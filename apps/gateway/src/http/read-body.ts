@@ -8,7 +8,8 @@ export async function readRawBody(ctx: Context, limitBytes: number): Promise<Buf
   if (declared > limitBytes) throw new HttpError(413, "request.error.tooLarge", `Request body exceeds ${limitBytes} bytes`);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of ctx.req) {
+  // Not destroyed when refused midway: the gateway drains the rest, so the client sees the 413.
+  for await (const chunk of ctx.req.iterator({ destroyOnReturn: false })) {
     size += (chunk as Buffer).length;
     if (size > limitBytes) throw new HttpError(413, "request.error.tooLarge", `Request body exceeds ${limitBytes} bytes`);
     chunks.push(chunk as Buffer);

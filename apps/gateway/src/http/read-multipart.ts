@@ -6,6 +6,7 @@ import { HttpError } from "./error-body.js";
 import { invalidMultipart, MultipartError } from "./multipart/multipart-error.js";
 import { isFilePart, multipartBoundary, type PartHead } from "./multipart/part-headers.js";
 import { scanMultipart } from "./multipart/scan-multipart.js";
+import { capped, MAX_FIELD_BYTES } from "./body-cap.js";
 
 export interface UploadedFile {
   data: Buffer;
@@ -13,28 +14,35 @@ export interface UploadedFile {
   filename: string;
 }
 
-/** The whole body is read (parts after the first file are skipped), then the first file is answered or refused. */
+/**
+ * The first file part (later parts are read and skipped). Refused with 413 as soon as
+ * the file passes `limitBytes`, or the whole body passes it by more than a form
+ * field's worth; with 400 when the body holds no file. (The gateway drains what a
+ * refused client still sends.)
+ */
 export async function readFirstFile(ctx: Context, limitBytes: number): Promise<UploadedFile> {
   const boundary = multipartBoundary(ctx.get("content-type"));
   if (!boundary) throw invalidMultipart("the Content-Type names no boundary");
+  const tooLarge = () => new HttpError(413, "upload.error.payloadTooLarge", `The file exceeds ${limitBytes} bytes`, { maxBytes: limitBytes });
+  const source = capped(ctx.req.iterator({ destroyOnReturn: false }), limitBytes + MAX_FIELD_BYTES);
   let file: { head: PartHead; chunks: Buffer[]; size: number } | undefined;
   let reading = false;
-  let tooLarge = false;
   try {
-    for await (const item of scanMultipart(ctx.req as AsyncIterable<Buffer>, boundary)) {
+    for await (const item of scanMultipart(source, boundary)) {
       if (item.kind === "head") {
         reading = !file && isFilePart(item.head);
         if (reading) file = { head: item.head, chunks: [], size: 0 };
-      } else if (reading && file && !tooLarge) {
+      } else if (reading && file) {
         file.size += item.chunk.length;
-        tooLarge = file.size > limitBytes;
-        if (!tooLarge) file.chunks.push(item.chunk);
+        if (file.size > limitBytes) throw tooLarge();
+        file.chunks.push(item.chunk);
       }
     }
   } catch (err) {
-    throw err instanceof MultipartError ? invalidMultipart(err.message) : err;
+    if (err instanceof MultipartError) throw invalidMultipart(err.message);
+    // The body's own cap speaks of the body; the caller asked about a file.
+    throw err instanceof HttpError && err.status === 413 ? tooLarge() : err;
   }
   if (!file) throw new HttpError(400, "request.error.fileMissing", "The multipart request contains no file part");
-  if (tooLarge) throw new HttpError(413, "upload.error.payloadTooLarge", `The file exceeds ${limitBytes} bytes`, { maxBytes: limitBytes });
   return { data: Buffer.concat(file.chunks, file.size), contentType: file.head.contentType, filename: file.head.filename ?? "" };
 }

@@ -4,7 +4,7 @@
 // socket is read only when the service asks for the next message
 // (backpressure end to end).
 import type { Context } from "koa";
-import { HttpError } from "../http/error-body.js";
+import { capped, MAX_FIELD_BYTES, MAX_FIELDS, payloadTooLarge } from "../http/body-cap.js";
 import { invalidMultipart, MultipartError } from "../http/multipart/multipart-error.js";
 import { isFilePart, multipartBoundary, type PartHead } from "../http/multipart/part-headers.js";
 import { scanMultipart } from "../http/multipart/scan-multipart.js";
@@ -27,13 +27,6 @@ export interface BodyPartsOptions {
   chunkBytes: number;
 }
 
-/** A plain form field's value is held in memory; beyond this the request is refused. */
-export const MAX_FIELD_BYTES = 1024 * 1024;
-
-export function payloadTooLarge(maxBytes: number): HttpError {
-  return new HttpError(413, "upload.error.payloadTooLarge", `The upload exceeds ${maxBytes} bytes`, { maxBytes });
-}
-
 export async function* bodyParts(ctx: Context, options: BodyPartsOptions): AsyncGenerator<BodyPartInit> {
   const declared = Number(ctx.get("content-length") || Number.NaN);
   if (declared > options.maxBytes) throw payloadTooLarge(options.maxBytes);
@@ -44,12 +37,8 @@ export async function* bodyParts(ctx: Context, options: BodyPartsOptions): Async
 async function* rawPart(ctx: Context, options: BodyPartsOptions, size: number | undefined): AsyncGenerator<BodyPartInit> {
   const contentType = ctx.get("content-type") || "application/octet-stream";
   yield { case: "head", value: { field: "", filename: "", contentType, size: size === undefined ? undefined : BigInt(size) } };
-  let bytes = 0;
-  for await (const chunk of coalesce(ctx.req as AsyncIterable<Buffer>, options.chunkBytes)) {
-    bytes += chunk.length;
-    if (bytes > options.maxBytes) throw payloadTooLarge(options.maxBytes);
-    yield { case: "chunk", value: chunk };
-  }
+  // Not destroyed when we stop early: the route drains what the client still sends.
+  for await (const chunk of coalesce(capped(ctx.req.iterator({ destroyOnReturn: false }), options.maxBytes), options.chunkBytes)) yield { case: "chunk", value: chunk };
 }
 
 /** A plain field's value as its charset says (UTF-8 when it names none we know). */
@@ -67,9 +56,9 @@ async function* multipartParts(ctx: Context, options: BodyPartsOptions): AsyncGe
   if (!boundary) throw invalidMultipart("the Content-Type names no boundary");
   // Not destroyed when we stop early (an error, or the service answered first):
   // the route drains what the client still sends, so it sees the answer.
-  const items = scanMultipart(ctx.req.iterator({ destroyOnReturn: false }), boundary);
+  const items = scanMultipart(capped(ctx.req.iterator({ destroyOnReturn: false }), options.maxBytes), boundary);
   const group = new ChunkGroup(options.chunkBytes);
-  let bytes = 0;
+  let fields = 0;
   let field: { head: PartHead; chunks: Buffer[]; size: number } | undefined;
   // Ends the current part: a field is sent whole, a file's last short group follows its chunks.
   function* finishPart(): Generator<BodyPartInit> {
@@ -84,6 +73,7 @@ async function* multipartParts(ctx: Context, options: BodyPartsOptions): AsyncGe
         yield* finishPart();
         const { head } = item;
         if (isFilePart(head)) yield { case: "head", value: { field: head.field, filename: head.filename ?? "", contentType: head.contentType } };
+        else if (++fields > MAX_FIELDS) throw invalidMultipart(`the form has more than ${MAX_FIELDS} fields`);
         else field = { head, chunks: [], size: 0 };
         continue;
       }
@@ -93,8 +83,6 @@ async function* multipartParts(ctx: Context, options: BodyPartsOptions): AsyncGe
         field.chunks.push(item.chunk);
         continue;
       }
-      bytes += item.chunk.length;
-      if (bytes > options.maxBytes) throw payloadTooLarge(options.maxBytes);
       const full = group.add(item.chunk);
       if (full) yield { case: "chunk", value: full };
     }

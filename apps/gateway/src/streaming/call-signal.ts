@@ -11,20 +11,3 @@ export function responseAbortSignal(ctx: Context): AbortSignal {
   });
   return controller.signal;
 }
-
-/**
- * After an early answer (error before the whole upload arrived), keep reading
- * and discarding what the client still sends, so it sees the response rather
- * than a reset; cut the connection if it goes on too long.
- */
-export function drainRequestAfterResponse(ctx: Context, timeoutMs: number): void {
-  if (ctx.req.readableEnded) return;
-  // No `Connection: close`: Node would then destroy the socket right after the
-  // response while the client is still sending, and the client would see a
-  // reset instead of the answer.
-  ctx.req.resume();
-  const timer = setTimeout(() => ctx.req.socket.destroy(), timeoutMs);
-  timer.unref();
-  ctx.req.once("end", () => clearTimeout(timer));
-  ctx.req.once("close", () => clearTimeout(timer));
-}

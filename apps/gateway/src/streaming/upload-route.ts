@@ -9,7 +9,7 @@ import { buildRequest, type QueryValues } from "../transcode/request-builder.js"
 import { renderResponse } from "../transcode/response-renderer.js";
 import { forwardHeaders } from "../http/forward-headers.js";
 import { bodyParts } from "./body-parts.js";
-import { drainRequestAfterResponse, responseAbortSignal } from "./call-signal.js";
+import { responseAbortSignal } from "./call-signal.js";
 import type { StreamingOptions } from "./streaming-options.js";
 
 export function uploadHandler(route: RestRoute, transport: Transport, options: StreamingOptions) {
@@ -29,8 +29,9 @@ export function uploadHandler(route: RestRoute, transport: Transport, options: S
         throw err;
       }
     }
+    const body = messages();
     try {
-      const response = await transport.stream(method, responseAbortSignal(ctx), undefined, forwardHeaders(ctx), messages() as never);
+      const response = await transport.stream(method, responseAbortSignal(ctx), undefined, forwardHeaders(ctx), body as never);
       let answer: Record<string, unknown> | undefined;
       for await (const message of response.message) answer = message as Record<string, unknown>;
       if (bodyError) throw bodyError;
@@ -38,8 +39,11 @@ export function uploadHandler(route: RestRoute, transport: Transport, options: S
       if (rendered === undefined) ctx.status = 204;
       else ctx.body = rendered;
     } catch (err) {
-      drainRequestAfterResponse(ctx, options.drainTimeoutMs);
       throw bodyError ?? err;
+    } finally {
+      // Answered (or failed) before the client finished sending: stop reading for the
+      // service; the gateway drains the rest, so the client gets the answer.
+      body.return(undefined).catch(() => undefined);
     }
   };
 }

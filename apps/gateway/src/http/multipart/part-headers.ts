@@ -26,6 +26,12 @@ export function parseHeaderValue(text: string): { value: string; params: Map<str
   while (at < text.length) {
     const eq = text.indexOf("=", at);
     if (eq === -1) break;
+    // A parameter without a value (`foo;`) is skipped, not read as part of the next one's name.
+    const semi = text.indexOf(";", at);
+    if (semi !== -1 && semi < eq) {
+      at = semi + 1;
+      continue;
+    }
     const name = text.slice(at, eq).trim().toLowerCase();
     let raw: string;
     let i = eq + 1;
@@ -56,6 +62,11 @@ function decodeExtended(text: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Browsers (WHATWG multipart/form-data encoding) send `"`, CR and LF of a file name as %22, %0D and %0A. */
+function decodeFormEscapes(name: string | undefined): string | undefined {
+  return name?.replace(/%(22|0D|0A)/gi, (_s, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 /** A file name as the client's path separators may have given it: only its last segment counts. */
@@ -94,7 +105,7 @@ export function partHead(headers: Map<string, string>): PartHead | undefined {
   const { value, params } = parseHeaderValue(disposition);
   if (value !== "form-data") return undefined;
   const extended = params.has("filename*") ? decodeExtended(params.get("filename*")!) : undefined;
-  const filename = extended ?? params.get("filename");
+  const filename = extended ?? decodeFormEscapes(params.get("filename"));
   const type = headers.has("content-type") ? parseHeaderValue(headers.get("content-type")!) : undefined;
   return {
     field: params.get("name") ?? "",

@@ -26,6 +26,47 @@ const DASH = 45;
 type State = "preamble" | "afterDelimiter" | "headers" | "body" | "epilogue";
 
 /**
+ * A header block arriving over several chunks: appended (each byte copied once,
+ * growth by doubling), searched for its end only past what was searched before.
+ * A fresh buffer per block, since body bytes after the block are handed on as
+ * views of it.
+ */
+class HeaderBytes {
+  private bytes = EMPTY;
+  private length = 0;
+  /** The block's end cannot start before this offset (already searched). */
+  searched = 0;
+
+  get active(): boolean {
+    return this.length > 0;
+  }
+
+  start(first: Buffer): void {
+    this.bytes = Buffer.allocUnsafe(Math.max(1024, first.length * 2));
+    this.length = 0;
+    this.append(first);
+  }
+
+  append(chunk: Buffer): Buffer {
+    if (this.length + chunk.length > this.bytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.length + chunk.length));
+      this.bytes.copy(grown, 0, 0, this.length);
+      this.bytes = grown;
+    }
+    chunk.copy(this.bytes, this.length);
+    this.length += chunk.length;
+    return this.bytes.subarray(0, this.length);
+  }
+
+  /** The block is complete: its bytes (and the body bytes after it) now belong to the scan. */
+  finish(): void {
+    this.bytes = EMPTY;
+    this.length = 0;
+    this.searched = 0;
+  }
+}
+
+/**
  * Parts that are not form data (no `Content-Disposition: form-data`) are
  * skipped. Throws MultipartError when the body is malformed or ends before
  * the closing delimiter. After the closing delimiter the rest of the source
@@ -39,12 +80,17 @@ export async function* scanMultipart(source: AsyncIterable<Buffer>, boundary: st
   // right with `--boundary` match the same delimiter as every later part.
   let pending: Buffer = CRLF;
   let skipping = true; // the current part is not form data (and the preamble is never data)
+  const header = new HeaderBytes();
 
   for await (const input of source) {
     if (state === "epilogue") continue;
     let buf = input;
     let at = 0;
-    if (pending.length > 0 && state === "body" && input.length >= d - 1) {
+    let headerSearchFrom = 0;
+    if (header.active) {
+      headerSearchFrom = header.searched;
+      buf = header.append(input);
+    } else if (pending.length > 0 && state === "body" && input.length >= d - 1) {
       // Held-back tail + this chunk's first bytes: does a delimiter straddle them?
       const probe = Buffer.concat([pending, input.subarray(0, d - 1)]);
       const found = probe.indexOf(delimiter);
@@ -93,13 +139,21 @@ export async function* scanMultipart(source: AsyncIterable<Buffer>, boundary: st
           continue;
         }
         case "headers": {
-          if (buf.length - at < 2) break scan;
-          // An empty header block is the CRLF right after the boundary line.
-          const end = buf[at] === CR && buf[at + 1] === LF ? at : buf.indexOf(HEADER_END, at);
-          if (end === -1) {
-            if (buf.length - at > MAX_PART_HEADER_BYTES) throw new MultipartError(`A part's headers exceed ${MAX_PART_HEADER_BYTES} bytes`);
+          if (buf.length - at < 2) {
+            if (!header.active && at < buf.length) header.start(buf.subarray(at));
             break scan;
           }
+          // An empty header block is the CRLF right after the boundary line.
+          const end = buf[at] === CR && buf[at + 1] === LF ? at : buf.indexOf(HEADER_END, Math.max(at, headerSearchFrom));
+          if (end === -1) {
+            // Up to 3 bytes of an unfinished terminator may follow a block of the largest size.
+            if (buf.length - at > MAX_PART_HEADER_BYTES + 3) throw new MultipartError(`A part's headers exceed ${MAX_PART_HEADER_BYTES} bytes`);
+            // Resumed blocks are the header's own bytes already (at 0); a new one is copied in.
+            if (!header.active) header.start(buf.subarray(at));
+            header.searched = Math.max(0, buf.length - at - 3);
+            break scan;
+          }
+          header.finish();
           if (end - at > MAX_PART_HEADER_BYTES) throw new MultipartError(`A part's headers exceed ${MAX_PART_HEADER_BYTES} bytes`);
           const head = partHead(parseHeaderLines(buf.toString("utf8", at, end)));
           at = end === at ? at + 2 : end + 4;
@@ -111,7 +165,7 @@ export async function* scanMultipart(source: AsyncIterable<Buffer>, boundary: st
       }
     }
     // What a state left unread waits for the next chunk (the body states set `pending` themselves).
-    if (state !== "body" && state !== "preamble" && state !== "epilogue" && at < buf.length) pending = Buffer.from(buf.subarray(at));
+    if (state === "afterDelimiter" && at < buf.length) pending = Buffer.from(buf.subarray(at));
   }
   if (state !== "epilogue") throw new MultipartError("Unexpected end of form: the body ends before the closing boundary");
 }
