@@ -213,6 +213,23 @@ describe.each(transports)("streamed bodies over %s", (_name, makeTransport) => {
     expect(received.crcs[1]).toBe(crc32(data));
   });
 
+  it("a file input left empty (browsers send an empty part with filename=\"\") is no file; a nameless part with bytes still is", async () => {
+    const boundary = "emptyInput";
+    const body = multipartBody(boundary, [
+      { name: "files[]", filename: "", type: "application/octet-stream", data: "" },
+      { name: "files[]", filename: "a.png", type: "image/png", data: "png!" },
+      { name: "previews[]", filename: "", type: "image/png", data: "p" },
+    ]);
+    const res = await fetch(`${base}/storage/v1/parts/up-11/1?expires=1&signature=s`, { method: "PUT", headers: { "content-type": `multipart/form-data; boundary=${boundary}` }, body });
+    expect(res.status).toBe(200);
+    const received = JSON.parse(((await res.json()) as { sessionId: string }).sessionId) as Received;
+    expect(received.heads.map((h) => [h.field, h.filename])).toEqual([
+      ["files[]", "a.png"],
+      ["previews[]", ""],
+    ]);
+    expect(received.bytes).toEqual([4, 1]);
+  });
+
   it("malformed multipart answers 400 request.error.invalidMultipart (no boundary, cut short, bad part header, oversized field)", async () => {
     const put = (contentType: string, body: Buffer | string) => fetch(`${base}/storage/v1/parts/up-1/3?expires=99&signature=sig`, { method: "PUT", headers: { "content-type": contentType }, body });
     const full = multipartBody("bnd", [{ name: "files[]", filename: "a.png", type: "image/png", data: BLOB.subarray(0, 200_000) }]);

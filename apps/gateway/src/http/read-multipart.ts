@@ -30,6 +30,8 @@ export async function readFirstFile(ctx: Context, limitBytes: number): Promise<U
   try {
     for await (const item of scanMultipart(source, boundary)) {
       if (item.kind === "head") {
+        // An empty, nameless file part is a file input left empty ("no file chosen"): not the file.
+        if (file && file.size === 0 && file.head.filename === "") file = undefined;
         reading = !file && isFilePart(item.head);
         if (reading) file = { head: item.head, chunks: [], size: 0 };
       } else if (reading && file) {
@@ -43,6 +45,7 @@ export async function readFirstFile(ctx: Context, limitBytes: number): Promise<U
     // The body's own cap speaks of the body; the caller asked about a file.
     throw err instanceof HttpError && err.status === 413 ? tooLarge() : err;
   }
+  if (file && file.size === 0 && file.head.filename === "") file = undefined;
   if (!file) throw new HttpError(400, "request.error.fileMissing", "The multipart request contains no file part");
   return { data: Buffer.concat(file.chunks, file.size), contentType: file.head.contentType, filename: file.head.filename ?? "" };
 }

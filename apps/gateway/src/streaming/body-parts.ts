@@ -60,8 +60,13 @@ async function* multipartParts(ctx: Context, options: BodyPartsOptions): AsyncGe
   const group = new ChunkGroup(options.chunkBytes);
   let fields = 0;
   let field: { head: PartHead; chunks: Buffer[]; size: number } | undefined;
+  // A file part without a name is sent once it has bytes: browsers send an empty,
+  // nameless one for a file input left empty ("no file chosen"), which is no file.
+  let unnamedFile: PartHead | undefined;
+  const fileHead = (head: PartHead): BodyPartInit => ({ case: "head", value: { field: head.field, filename: head.filename ?? "", contentType: head.contentType } });
   // Ends the current part: a field is sent whole, a file's last short group follows its chunks.
   function* finishPart(): Generator<BodyPartInit> {
+    unnamedFile = undefined;
     if (field) yield { case: "head", value: { field: field.head.field, filename: "", contentType: field.head.contentType, value: fieldValue(field.head, field.chunks) } };
     field = undefined;
     const rest = group.take();
@@ -72,7 +77,8 @@ async function* multipartParts(ctx: Context, options: BodyPartsOptions): AsyncGe
       if (item.kind === "head") {
         yield* finishPart();
         const { head } = item;
-        if (isFilePart(head)) yield { case: "head", value: { field: head.field, filename: head.filename ?? "", contentType: head.contentType } };
+        if (isFilePart(head) && head.filename === "") unnamedFile = head;
+        else if (isFilePart(head)) yield fileHead(head);
         else if (++fields > MAX_FIELDS) throw invalidMultipart(`the form has more than ${MAX_FIELDS} fields`);
         else field = { head, chunks: [], size: 0 };
         continue;
@@ -82,6 +88,10 @@ async function* multipartParts(ctx: Context, options: BodyPartsOptions): AsyncGe
         if (field.size > MAX_FIELD_BYTES) throw invalidMultipart(`the form field '${field.head.field}' exceeds ${MAX_FIELD_BYTES} bytes`);
         field.chunks.push(item.chunk);
         continue;
+      }
+      if (unnamedFile) {
+        yield fileHead(unnamedFile);
+        unnamedFile = undefined;
       }
       const full = group.add(item.chunk);
       if (full) yield { case: "chunk", value: full };
