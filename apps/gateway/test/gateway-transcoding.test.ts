@@ -84,6 +84,26 @@ describe("gateway transcoding", () => {
     await gw.close();
   });
 
+  it("a documented 5xx outcome (507 insufficient storage) keeps its message; an unexpected failure's message stays inside", async () => {
+    const gw = gatewayWith((router) =>
+      router.service(CustomerService, {
+        createCustomer: () => {
+          throw new ConnectError("Not enough storage: 200 bytes needed, 100 left", Code.ResourceExhausted, undefined, [
+            { desc: ErrorDetailSchema, value: create(ErrorDetailSchema, { key: "storage.error.insufficientStorage", details: { storageSize: 100 } }) },
+          ]);
+        },
+        deleteCustomer: () => {
+          throw new ConnectError("connection string postgres://secret@db leaked", Code.Internal);
+        },
+      }),
+    );
+    const res = await fetch(`${gw.base}/api/customer`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "x" }) });
+    expect([res.status, await res.json()]).toEqual([507, { status: 507, error: "Insufficient Storage", message: "Not enough storage: 200 bytes needed, 100 left", key: "storage.error.insufficientStorage", details: { storageSize: 100 } }]);
+    const del = await fetch(`${gw.base}/api/customer/5`, { method: "DELETE" });
+    expect([del.status, ((await del.json()) as { message: string }).message]).toEqual([500, "Internal server error"]);
+    await gw.close();
+  });
+
   it("parses JSON bodies into the body field, rejecting wrong types with 400", async () => {
     let seen: unknown;
     const gw = gatewayWith((router) =>

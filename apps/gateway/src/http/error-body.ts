@@ -4,7 +4,7 @@ import { STATUS_CODES } from "node:http";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ErrorDetailSchema } from "@signage/contracts/signage/common/v1/error_pb";
 import { RestInputError } from "../transcode/rest-input-error.js";
-import { httpStatusFor } from "./error-table.js";
+import { httpStatusFor, STATUS_BY_KEY } from "./error-table.js";
 
 export interface ErrorBody {
   status: number;
@@ -41,7 +41,9 @@ export function errorBodyFor(err: unknown): { body: ErrorBody; unexpected: boole
     const detail = err.findDetails(ErrorDetailSchema)[0];
     const key = detail?.key || DEFAULT_KEYS[err.code] || `error.${Code[err.code]}`;
     const status = httpStatusFor(err.code, detail?.key);
-    const unexpected = status >= 500 && err.code !== Code.Unimplemented && err.code !== Code.Unavailable;
+    // A 5xx the error table names by key (507 insufficient storage) is a documented outcome, not a failure to hide.
+    const documented = detail?.key !== undefined && STATUS_BY_KEY[detail.key] !== undefined;
+    const unexpected = status >= 500 && !documented && err.code !== Code.Unimplemented && err.code !== Code.Unavailable;
     const message = unexpected ? "Internal server error" : err.rawMessage;
     return { body: body(status, key, message, (detail?.details as Record<string, unknown>) ?? {}), unexpected };
   }
