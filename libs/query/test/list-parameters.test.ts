@@ -40,10 +40,13 @@ describe(SEED.paging, () => {
   test("the endpoint's cap and its own default", () => {
     expect(plan({}, { defaultSize: 10, maxSize: 100 })).toMatchObject({ size: 10 });
     expect(plan({ size: 100 }, { maxSize: 100 })).toMatchObject({ size: 100 });
-    const error = rejection({ size: 101 }, { maxSize: 100 });
+    // "the endpoint may impose a lower cap": a larger size is lowered to it, not refused.
+    expect(plan({ size: 101 }, { maxSize: 100 })).toMatchObject({ size: 100 });
+    expect(plan({ size: "100000" })).toMatchObject({ size: 1000 });
+    const error = rejection({ size: -5 }, { maxSize: 100 });
     expect(error).toBeInstanceOf(InvalidPagingError);
     expect(error.key).toBe("paging.error.invalid");
-    expect(error.message).toBe("Invalid size 101: this list returns between 1 and 100 elements per page");
+    expect(error.message).toBe("Invalid size -5: a page holds at least 1 element");
   });
   test.each([
     [{ page: -1 }, "Invalid page -1: pages are numbered from 0"],

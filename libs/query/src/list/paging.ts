@@ -10,20 +10,23 @@ export interface PagingOptions {
 export const DEFAULT_PAGE_SIZE = 20;
 export const DEFAULT_MAX_PAGE_SIZE = 1000;
 
-/** `page` (zero-based, default 0) and `size` (default 20, at most the endpoint's cap). */
+/**
+ * `page` (zero-based, default 0) and `size` (default 20). A size above the endpoint's cap
+ * is lowered to it ("the endpoint may impose a lower cap"; the Page's `size` tells the
+ * client), as Spring-style paging does; only a size below 1 or not a number is refused.
+ */
 export function resolvePaging(page: unknown, size: unknown, options: PagingOptions = {}): { page: number; size: number } {
   const maxSize = options.maxSize ?? DEFAULT_MAX_PAGE_SIZE;
   const defaultSize = Math.min(options.defaultSize ?? DEFAULT_PAGE_SIZE, maxSize);
   const pageNumber = page === undefined || page === null || page === "" ? 0 : integerParameter("page", page);
   if (pageNumber < 0) throw new InvalidPagingError(`Invalid page ${pageNumber}: pages are numbered from 0`, "page", page);
   const pageSize = size === undefined || size === null || size === "" ? defaultSize : integerParameter("size", size);
-  if (pageSize < 1 || pageSize > maxSize) {
-    throw new InvalidPagingError(`Invalid size ${pageSize}: this list returns between 1 and ${maxSize} elements per page`, "size", size);
-  }
-  if (!Number.isSafeInteger(pageNumber * pageSize)) {
+  if (pageSize < 1) throw new InvalidPagingError(`Invalid size ${pageSize}: a page holds at least 1 element`, "size", size);
+  const cappedSize = Math.min(pageSize, maxSize);
+  if (!Number.isSafeInteger(pageNumber * cappedSize)) {
     throw new InvalidPagingError(`Invalid page ${pageNumber}: it lies beyond any possible result`, "page", page);
   }
-  return { page: pageNumber, size: pageSize };
+  return { page: pageNumber, size: cappedSize };
 }
 
 function integerParameter(name: "page" | "size", value: unknown): number {
