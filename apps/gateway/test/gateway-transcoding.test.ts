@@ -62,6 +62,22 @@ describe("gateway transcoding", () => {
     await gw.close();
   });
 
+  it("an empty number, flag or enum parameter (`?page=&size=`, as forms send it) counts as left out; an empty text parameter stays empty text", async () => {
+    let seen: { page?: number; size?: number; search?: string } = {};
+    const gw = gatewayWith((router) =>
+      router.service(CustomerService, {
+        listCustomers: (req) => {
+          seen = { page: req.query?.page, size: req.query?.size, search: req.query?.search };
+          return {};
+        },
+      }),
+    );
+    const res = await fetch(`${gw.base}/api/customer?page=&size=%20&search=`);
+    expect(res.status).toBe(200);
+    expect(seen).toEqual({ page: undefined, size: undefined, search: "" });
+    await gw.close();
+  });
+
   it("maps ConnectError code and ErrorDetail key to status and body", async () => {
     const gw = gatewayWith((router) =>
       router.service(CustomerService, {

@@ -3,7 +3,7 @@
 // remaining top-level field from the query string by its JSON name. A field of
 // type signage.common.v1.ListQuery is embedded: its fields are read from the
 // top-level query parameters (`page`, `size`, `sort`, `search`, ...).
-import { create, type DescField, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+import { create, ScalarType, type DescField, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import type { RestRoute } from "../routes/route-table.js";
 import { enumFromRest, fieldFromRest, messageFromRest, scalarFromRest } from "./rest-json.js";
 import { RestInputError } from "./rest-input-error.js";
@@ -30,8 +30,16 @@ function scalarFromText(field: DescField, text: string, where: string): unknown 
   return scalarFromRest(field.scalar!, text, where, true);
 }
 
-function queryFieldValue(field: DescField, values: string[]): unknown {
+/** `?page=` (an empty number, flag or enum) means the parameter was left out, as forms send it. */
+function isBlankNonText(field: DescField, text: string): boolean {
+  const scalar = field.fieldKind === "scalar" || (field.fieldKind === "list" && field.listKind === "scalar") ? field.scalar : undefined;
+  return text.trim() === "" && scalar !== ScalarType.STRING && scalar !== ScalarType.BYTES;
+}
+
+function queryFieldValue(field: DescField, given: string[]): unknown {
   const where = `Query parameter '${field.jsonName}'`;
+  const values = given.filter((v) => !isBlankNonText(field, v));
+  if (values.length === 0) return undefined;
   if (field.fieldKind === "list") {
     if (field.listKind === "message") return undefined;
     return values.map((v) => scalarFromText(field, v, where));
