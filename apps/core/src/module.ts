@@ -14,6 +14,7 @@ import { uiProfileService } from "./ui-profiles/ui-profile-service.js";
 import { authService } from "./oauth/auth-service.js";
 import { createCustomerTenantDirectory } from "./customers/customer-directory.js";
 import { bootstrapAdmin } from "./users/bootstrap-admin.js";
+import { currentUserCheck } from "./users/current-user-check.js";
 import { tagsArea } from "./tags/tags-area.js";
 import { coreTeams } from "./teams/core-teams.js";
 
@@ -61,6 +62,7 @@ export const coreModule: ServiceModule = {
       },
       directory: createCustomerTenantDirectory(ctx.knex),
       totp: dbTotpChecker(ctx.knex),
+      currentUser: currentUserCheck(ctx.knex),
       async start() {
         const { created } = await bootstrapAdmin(ctx.knex, ctx.newId, adminEmail, adminPassword);
         if (created) ctx.logger.info({ email: adminEmail }, "bootstrap super admin created");

@@ -133,7 +133,7 @@ describe("users", () => {
     const page = await adminUsers.listUsers({ customerId: customerA, query: { size: 2, page: 0, sort: ["email,asc"] } });
     expect(page.content).toHaveLength(2);
     expect(page.page?.totalElements).toBeGreaterThan(2n);
-    expect(page.content[0].email < page.content[1].email).toBe(true);
+    expect(page.content[0].email! < page.content[1].email!).toBe(true);
     expect(page.content[0].customer).toBeUndefined();
     const nested = await adminUsers.listUsers({ customerId: customerA, query: { select: "email,customer(id,name)", size: 100 } });
     expect(nested.content.every((u) => u.customer?.id === customerA && u.customer?.name === "Tenant A")).toBe(true);

@@ -42,6 +42,7 @@ export { generateTotpSecret, totpUri, verifyTotpCode, currentTotpCode, type Totp
 export { captchaFromEnv, createRecaptchaVerifier, DEFAULT_RECAPTCHA_ENDPOINT, type CaptchaChecker, type RecaptchaVerifierOptions } from "./captcha.js";
 
 export { createAuthInterceptor, type AuthInterceptorOptions } from "./interceptor/auth-interceptor.js";
+export type { CurrentUserCheck } from "./interceptor/current-user.js";
 export { authContextKey, requireAuth, type AuthContext } from "./interceptor/auth-context.js";
 export { methodPolicy, type MethodPolicy } from "./interceptor/method-policy.js";
 export { sensitiveFieldRules, touchedSensitiveField, type SensitiveFieldRule } from "./interceptor/sensitive-fields.js";

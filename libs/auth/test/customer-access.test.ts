@@ -18,15 +18,17 @@ describe("auth interceptor: the caller's customer is checked on every call", () 
     expect(handled).toEqual(["viewerRead", "viewerRead"]);
   });
 
-  it("an expired customer is refused from its expiration date on (403); a deleted one is unauthenticated (401); an unknown one passes", async () => {
+  it("'expiration triggers device lockout': an expired customer's devices are refused (403) from its expiration date on, its users are not; a deleted one is unauthenticated (401); an unknown one passes", async () => {
     let now = 1_000_000;
     const directory = createInMemoryTenantDirectory();
     const { client } = probe({ directory, now: () => now });
     const t = await token({ role: Role.OWNER, customerId: OTHER_TENANT });
+    const device = await token({ role: Role.DEVICE_USER, customerId: OTHER_TENANT });
     directory.setAccess(OTHER_TENANT, { expirationDate: now + 10 });
-    await client.ownerWrite({}, { headers: bearer(t) });
+    await client.sensitiveChange({}, { headers: bearer(device) });
     now += 10;
-    await expectError(client.ownerWrite({}, { headers: bearer(t) }), Code.PermissionDenied, "auth.error.customerExpired");
+    await expectError(client.sensitiveChange({}, { headers: bearer(device) }), Code.PermissionDenied, "auth.error.customerExpired");
+    await client.ownerWrite({}, { headers: bearer(t) });
     directory.setAccess(OTHER_TENANT, { deleted: true });
     await expectError(client.ownerWrite({}, { headers: bearer(t) }), Code.Unauthenticated, "auth.error.customerDeleted");
     const unknown = await token({ role: Role.OWNER, customerId: 777 });

@@ -4,7 +4,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import type { EventBus, Outbox } from "@signage/events";
 import type { IdGenerator } from "@signage/db";
-import type { CaptchaChecker, PublicKey, SigningKeys, TenantAccessChanges, TenantDirectory, TotpChecker } from "@signage/auth";
+import type { CaptchaChecker, CurrentUserCheck, PublicKey, SigningKeys, TenantAccessChanges, TenantDirectory, TotpChecker } from "@signage/auth";
 import type { Logger } from "@signage/platform";
 import type { Peers } from "./peers/peers.js";
 
@@ -37,6 +37,8 @@ export interface ModuleInstance {
   directory: TenantDirectory;
   /** Checks x-totp for sensitive methods (only core holds the secrets). */
   totp?: TotpChecker;
+  /** Checks each user's token against the user as they are now (only core holds the users). */
+  currentUser?: CurrentUserCheck;
   /** CAPTCHA on sensitive calls; default from the environment (`RECAPTCHA_SECRET`), off without it. */
   captcha?: CaptchaChecker;
   /** After the server listens: subscriptions, bootstrap data. */

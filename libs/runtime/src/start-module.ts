@@ -59,7 +59,13 @@ export async function startModule(module: ServiceModule, infra: SharedInfra): Pr
     register: instance.register,
     interceptors: [
       serverTracingInterceptor(infra.tracer),
-      createAuthInterceptor({ verifier, directory: tenantAccess.wrap(instance.directory), totp: instance.totp, captcha: instance.captcha ?? captchaFromEnv(infra.env) }),
+      createAuthInterceptor({
+        verifier,
+        directory: tenantAccess.wrap(instance.directory),
+        totp: instance.totp,
+        currentUser: instance.currentUser,
+        captcha: instance.captcha ?? captchaFromEnv(infra.env),
+      }),
       listQueryErrorInterceptor,
     ],
     shutdownTimeoutMs: infra.shutdownTimeoutMs,

@@ -36,7 +36,7 @@ export async function measureBreakdown(core: RunningModule, token: string): Prom
   // The same handler behind an interceptor that only hands it the caller (no token, role or tenant check).
   const user = me.user!;
   const auth: AuthContext = {
-    caller: { kind: "user", subject: user.email, userId: user.id!, customerId: Number(user.customer!.id), role: user.role!, networkOwner: false, twoFactor: false, token },
+    caller: { kind: "user", subject: user.email!, userId: user.id!, customerId: Number(user.customer!.id), role: user.role!, networkOwner: false, twoFactor: false, token },
     scope: { kind: "global" },
   };
   const handAuth: Interceptor = (next) => (req) => {

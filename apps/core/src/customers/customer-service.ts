@@ -29,6 +29,7 @@ import { CustomerEvent, enqueueCustomerEvent, type CustomerEventData } from "./c
 import { listCustomers } from "./customer-list.js";
 import { brandingOf } from "./customer-branding.js";
 import { fillStorageUsage } from "./customer-storage.js";
+import { requireParameter } from "../common/parameters.js";
 
 const notFound = (id: number) => serviceError(Code.NotFound, "customer.error.notFound", `Customer ${id} not found`, { id });
 const nameTaken = (name: string) => serviceError(Code.AlreadyExists, "customer.error.nameTaken", `A customer named '${name}' already exists`, { name });
@@ -187,11 +188,11 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
 
     async setDefaultContents(req, ctx) {
       const auth = requireAuth(ctx);
+      // "?defaultEmergencyContentId=<id or null>": null removes it; absent is no request to remove it.
+      const raw = requireParameter(req.defaultEmergencyContentId, "defaultEmergencyContentId");
       const id = singleTenant(auth.scope);
       await load(auth, id);
-      const raw = req.defaultEmergencyContentId?.trim();
-      // "?defaultEmergencyContentId=<id or null>": null removes it.
-      const value = !raw || raw === "null" ? null : raw;
+      const value = raw === "null" ? null : raw;
       await knex.transaction((trx) => updateCustomerColumns(trx, id, { default_emergency_content_id: value }));
       return respond(ctx, await load(auth, id));
     },

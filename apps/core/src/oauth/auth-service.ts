@@ -13,12 +13,9 @@ import { consumeRefreshToken, issueRefreshToken, revokeRefreshToken } from "./re
 const invalidGrant = (message: string) => serviceError(Code.InvalidArgument, "oauth.error.invalid_grant", message);
 const invalidClient = () => serviceError(Code.Unauthenticated, "oauth.error.invalid_client", "Unknown client or wrong client secret");
 
-/** "restricted: true disables all access"; "expiration triggers device lockout". */
-function refuseBlockedCustomer(row: { customer_restricted: boolean; customer_expiration_date: Date | null }) {
+/** "restricted: true disables all access"; expiration only locks devices out ("expiration triggers device lockout"), not users. */
+function refuseBlockedCustomer(row: { customer_restricted: boolean }) {
   if (row.customer_restricted) throw serviceError(Code.PermissionDenied, "oauth.error.access_denied", "The customer is restricted");
-  if (row.customer_expiration_date && row.customer_expiration_date.getTime() <= Date.now()) {
-    throw serviceError(Code.PermissionDenied, "oauth.error.access_denied", "The customer has expired");
-  }
 }
 
 function userSubject(row: UserRow): AccessTokenSubject {

@@ -1,5 +1,6 @@
 import { FilteredEntityType, type QuickFilter } from "@signage/contracts/signage/core/v1/quick_filter_pb";
 import type { QuickFilterRow } from "./quick-filter-row.js";
+import { assignmentsToMessage } from "../teams/assignments-json.js";
 
 export function quickFilterToMessage(row: QuickFilterRow): Omit<QuickFilter, "$typeName"> {
   return {
@@ -11,5 +12,6 @@ export function quickFilterToMessage(row: QuickFilterRow): Omit<QuickFilter, "$t
     custom: row.custom,
     readOnly: row.read_only,
     customerId: BigInt(row.customer_id),
+    teamAssignments: assignmentsToMessage(row.team_assignments),
   };
 }

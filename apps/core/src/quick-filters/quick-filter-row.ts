@@ -1,5 +1,6 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { FilteredEntityTypeName } from "@signage/runtime";
+import type { AssignmentJson } from "../teams/assignments-json.js";
 
 export interface QuickFilterRow {
   id: string;
@@ -10,4 +11,5 @@ export interface QuickFilterRow {
   listed: boolean;
   custom: boolean;
   read_only: boolean;
+  team_assignments?: AssignmentJson[] | null;
 }

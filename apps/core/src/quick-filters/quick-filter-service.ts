@@ -14,6 +14,7 @@ import { quickFilterToMessage } from "./quick-filter-mapper.js";
 import { findQuickFilter, usagesOf } from "./quick-filter-repository.js";
 import { quickFilterResource } from "./quick-filter-resource.js";
 import type { ResourceTeams } from "../teams/resource-teams.js";
+import { requireParameter } from "../common/parameters.js";
 
 export interface QuickFilterServiceDeps {
   knex: Knex;
@@ -93,9 +94,10 @@ export function quickFilterService(deps: QuickFilterServiceDeps): ServiceImpl<ty
     async updateQuickFilter(req, ctx) {
       const auth = requireAuth(ctx);
       const fields = req.quickFilter;
+      const quickFilterId = requireParameter(req.quickFilterId, "quickFilterId");
       await knex.transaction(async (trx) => {
-        const row = await findQuickFilter(trx, auth.scope, req.quickFilterId, true);
-        if (!row) throw notFound(req.quickFilterId);
+        const row = await findQuickFilter(trx, auth.scope, quickFilterId, true);
+        if (!row) throw notFound(quickFilterId);
         await deps.teams.assertWritable(ctx, trx, row.id);
         // "readOnly: computed: true when used by channels or sub-channels": what they play must not change under them.
         if (row.read_only) {
@@ -121,14 +123,15 @@ export function quickFilterService(deps: QuickFilterServiceDeps): ServiceImpl<ty
           throw e;
         }
       });
-      return { quickFilter: quickFilterToMessage(await load(auth, req.quickFilterId)) };
+      return { quickFilter: quickFilterToMessage(await load(auth, quickFilterId)) };
     },
 
     async deleteQuickFilter(req, ctx) {
       const auth = requireAuth(ctx);
+      const quickFilterId = requireParameter(req.quickFilterId, "quickFilterId");
       await knex.transaction(async (trx) => {
-        const row = await findQuickFilter(trx, auth.scope, req.quickFilterId, true);
-        if (!row) throw notFound(req.quickFilterId);
+        const row = await findQuickFilter(trx, auth.scope, quickFilterId, true);
+        if (!row) throw notFound(quickFilterId);
         await deps.teams.assertWritable(ctx, trx, row.id);
         const usages = await usagesOf(trx, row.id);
         if (usages.length > 0) {

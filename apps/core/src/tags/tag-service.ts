@@ -9,6 +9,7 @@ import { isUniqueViolation } from "../customers/customer-repository.js";
 import { findDefinition, suggestTags, tagMaps, usageCount, visibleCount } from "./tag-repository.js";
 import { selectedTagTypes, TAG_MAP_KEYS, tagTypeEnum, tagTypeName } from "./tag-types.js";
 import type { TagVisibilityResolver } from "./tag-visibility.js";
+import { missingParameter } from "../common/parameters.js";
 
 export interface TagServiceDeps {
   knex: Knex;
@@ -80,6 +81,8 @@ export function tagService(deps: TagServiceDeps): ServiceImpl<typeof TagService>
 
     async updateTag(req, ctx) {
       const auth = requireAuth(ctx);
+      // A tag is never blank ("must not start with `-` or whitespace"): an empty `tag` is a missing one.
+      if (!req.tag) throw missingParameter("tag");
       const tagType = tagTypeName(req.tagType);
       const tag = req.tag;
       const customerId = targetCustomer(auth);
@@ -96,6 +99,8 @@ export function tagService(deps: TagServiceDeps): ServiceImpl<typeof TagService>
 
     async deleteTag(req, ctx) {
       const auth = requireAuth(ctx);
+      // A tag is never blank ("must not start with `-` or whitespace"): an empty `tag` is a missing one.
+      if (!req.tag) throw missingParameter("tag");
       const tagType = tagTypeName(req.tagType);
       const tag = req.tag;
       const customerId = targetCustomer(auth);

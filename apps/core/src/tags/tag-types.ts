@@ -3,6 +3,7 @@ import { Code } from "@connectrpc/connect";
 import { serviceError } from "@signage/auth";
 import { TagType } from "@signage/contracts/signage/core/v1/tag_pb";
 import { TAG_TYPES, type TagType as TagTypeName } from "@signage/runtime";
+import { missingParameter } from "../common/parameters.js";
 
 /** "Listing response keys: deviceTags, deviceContentTags, campaignTags, messageTags, fileTags" (also the response's field names). */
 export const TAG_MAP_KEYS = {
@@ -15,6 +16,8 @@ export const TAG_MAP_KEYS = {
 
 /** The stored name of a request's tag type; 400 when absent. */
 export function tagTypeName(value: TagType | undefined, parameter = "tagType"): TagTypeName {
+  // An absent enum query parameter arrives as UNSPECIFIED.
+  if (value === undefined || value === TagType.UNSPECIFIED) throw missingParameter(parameter, `${parameter} is required: one of ${TAG_TYPES.join(", ")}`);
   const name = value === undefined ? undefined : TagType[value];
   if (!name || !(TAG_TYPES as readonly string[]).includes(name)) {
     throw serviceError(Code.InvalidArgument, "tag.error.invalidType", `${parameter} must be one of ${TAG_TYPES.join(", ")}`, { parameter });

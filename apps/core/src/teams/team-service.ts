@@ -14,6 +14,7 @@ import type { TeamFactWriter } from "./team-outbox.js";
 import { assignmentOwner } from "./team-assignment-owners.js";
 import { countField, OWNER_OF, requireTeamEnabled, TEAM_ENABLED, teamResourceType } from "./resource-types.js";
 import { publishMembershipsOf } from "./user-teams.js";
+import { missingParameter, requireParameter } from "../common/parameters.js";
 
 export interface TeamServiceDeps {
   knex: Knex;
@@ -124,7 +125,7 @@ export function teamService(deps: TeamServiceDeps): ServiceImpl<typeof TeamServi
 
     async updateTeam(req, ctx) {
       const auth = requireAuth(ctx);
-      const team = await loadTeam(auth, req.teamId);
+      const team = await loadTeam(auth, requireParameter(req.teamId, "teamId"));
       const name = checkName(req.team?.name, false);
       const columns: Record<string, unknown> = {};
       if (name !== undefined) columns.name = name;
@@ -155,7 +156,7 @@ export function teamService(deps: TeamServiceDeps): ServiceImpl<typeof TeamServi
 
     async listTeamResourceAssignments(req, ctx) {
       const type = teamResourceType(req.resourceType);
-      const team = await loadTeam(requireAuth(ctx), req.teamId);
+      const team = await loadTeam(requireAuth(ctx), requireParameter(req.teamId, "teamId"));
       const owner = assignmentOwner(ctx, requireTeamEnabled(type), deps.local, deps.peers);
       const { assignments } = await owner.listTeamResources({ customerId: BigInt(team.customer_id), resourceType: type, teamId: team.id });
       return { assignments };
@@ -170,7 +171,7 @@ export function teamService(deps: TeamServiceDeps): ServiceImpl<typeof TeamServi
 
     async updateTeamResourceAssignments(req, ctx) {
       const type = teamResourceType(req.resourceType);
-      const team = await loadTeam(requireAuth(ctx), req.teamId);
+      const team = await loadTeam(requireAuth(ctx), requireParameter(req.teamId, "teamId"));
       const owner = assignmentOwner(ctx, requireTeamEnabled(type), deps.local, deps.peers);
       await owner.updateTeamResources({ customerId: BigInt(team.customer_id), resourceType: type, teamId: team.id, update: req.update });
       return {};
@@ -180,7 +181,7 @@ export function teamService(deps: TeamServiceDeps): ServiceImpl<typeof TeamServi
       const type = teamResourceType(req.resource);
       const idParam = `${type}Id`;
       const id = ((req as unknown as Record<string, unknown>)[idParam] as string | undefined) ?? req.id;
-      if (!id) throw serviceError(Code.InvalidArgument, "team.error.resourceIdRequired", `Query parameter '${idParam}' (or 'id') is required`, { parameter: idParam });
+      if (!id?.trim()) throw missingParameter(idParam, `Query parameter '${idParam}' (or 'id') is required`);
       const owner = assignmentOwner(ctx, requireTeamEnabled(type), deps.local, deps.peers);
       await owner.updateResourceTeams({ customerId: req.customerId, resourceType: type, resourceId: id, update: req.update });
       return {};

@@ -3,10 +3,19 @@ import { Role } from "@signage/contracts/signage/common/v1/role_pb";
 import { AuthProvider, EditorLevel, UserSchema, type User } from "@signage/contracts/signage/core/v1/user_pb";
 import { enumFromName } from "../customers/customer-mapper.js";
 import type { UserRow } from "./user-row.js";
+import { assignmentsToMessage } from "../teams/assignments-json.js";
 
 const ms = (d: Date | null) => (d ? BigInt(d.getTime()) : undefined);
 
 export const PROFILE_PICTURE_PATH = "/api/v2/user/profilePicture";
+
+/**
+ * Customer "force2FA | boolean | mandatory 2FA for all users": a user of such a customer
+ * without 2FA on must set it up, whatever its own flag says (which an OWNER may also set).
+ */
+export function forceToSet2fa(row: Pick<UserRow, "force_to_set_2fa" | "use_2fa" | "customer_force_2fa">): boolean {
+  return row.force_to_set_2fa || (row.customer_force_2fa && !row.use_2fa);
+}
 
 export function userToMessage(row: UserRow): User {
   return create(UserSchema, {
@@ -22,7 +31,7 @@ export function userToMessage(row: UserRow): User {
     readOnly: row.read_only,
     restricted: row.restricted,
     use2fa: row.use_2fa,
-    forceToSet2fa: row.force_to_set_2fa,
+    forceToSet2fa: forceToSet2fa(row),
     ssoLoginEnabled: row.sso_login_enabled,
     usernamePasswordLoginEnabled: row.username_password_login_enabled,
     magicCodeLoginEnabled: row.magic_code_login_enabled,
@@ -43,5 +52,6 @@ export function userToMessage(row: UserRow): User {
       force2fa: row.customer_force_2fa,
     },
     userInterfaceProfile: row.ui_profile_id ? { id: BigInt(row.ui_profile_id), name: row.ui_profile_name ?? undefined } : undefined,
+    teamAssignments: assignmentsToMessage(row.team_assignments),
   });
 }

@@ -2,6 +2,7 @@ import type { Knex } from "knex";
 import { applyScope, type Scope } from "@signage/auth";
 import { batchedReads, preparedQuery, type BatchedReads } from "@signage/db";
 import type { UserRow } from "./user-row.js";
+import { teamAssignmentsSql } from "../teams/assignments-json.js";
 
 /** Users with the joined customer facts; the tenant scope is applied on the user's customer. */
 export function userView(knex: Knex | Knex.Transaction, scope: Scope): Knex.QueryBuilder {
@@ -16,7 +17,8 @@ export function userView(knex: Knex | Knex.Transaction, scope: Scope): Knex.Quer
     })
     .select(knex.raw("c.subreseller_since IS NOT NULL as customer_network_owner"))
     .select(knex.raw("EXISTS (SELECT 1 FROM user_profile_picture p WHERE p.user_id = u.id) as has_profile_picture"))
-    .select(knex.raw("(SELECT up.name FROM ui_profile up WHERE up.id = u.ui_profile_id) as ui_profile_name"));
+    .select(knex.raw("(SELECT up.name FROM ui_profile up WHERE up.id = u.ui_profile_id) as ui_profile_name"))
+    .select(knex.raw(`${teamAssignmentsSql("u.id")} as team_assignments`));
   applyScope(qb, scope, "u.customer_id");
   return qb;
 }

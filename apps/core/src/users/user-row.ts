@@ -1,3 +1,5 @@
+import type { AssignmentJson } from "../teams/assignments-json.js";
+
 /** An `app_user` row joined with the few customer fields the User message embeds. */
 export interface UserRow {
   id: string;
@@ -34,4 +36,6 @@ export interface UserRow {
   customer_restricted: boolean;
   customer_network_owner: boolean;
   has_profile_picture: boolean;
+  /** `teamAssignments(readOnly,team(id,name))` of the user (teams/assignments-json.ts). */
+  team_assignments?: AssignmentJson[] | null;
 }

@@ -1,9 +1,12 @@
 // User rules of document 2 ("User", "Authentication", Limits).
 import { Code } from "@connectrpc/connect";
-import { roleName, serviceError, type Caller } from "@signage/auth";
+import { AuthErrorKey, roleName, serviceError, type Caller } from "@signage/auth";
 import { Role } from "@signage/contracts/signage/common/v1/role_pb";
 import { AuthProvider, type UserFields } from "@signage/contracts/signage/core/v1/user_pb";
 import { checkPasswordRule } from "./passwords.js";
+import type { UserRow } from "./user-row.js";
+import { forceToSet2fa } from "./user-mapper.js";
+import { missingParameter } from "../common/parameters.js";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -40,7 +43,7 @@ export function checkAdminOnlyUserFields(caller: Caller, fields: UserFields): vo
 /** Create user: "customerId required for non-ADMIN" (ADMIN creates in its own tenant without it). */
 export function checkCreateCustomerId(caller: Caller, customerId: bigint | undefined): void {
   if (customerId !== undefined || caller.role === Role.ADMIN) return;
-  throw serviceError(Code.InvalidArgument, "request.error.missingParameter", "customerId is required to create a user (only ADMIN may omit it)", { parameter: "customerId" });
+  throw missingParameter("customerId", "customerId is required to create a user (only ADMIN may omit it)");
 }
 
 /** "password: write-only, at least 8 characters, optional for SSO-only" */
@@ -60,5 +63,36 @@ export function checkAuthProviderUnchanged(fields: UserFields, current: string):
   throw serviceError(Code.InvalidArgument, "user.error.authProviderImmutable", "authProvider is immutable", {
     authProvider: current,
     requested: AuthProvider[requested],
+  });
+}
+
+/**
+ * A user below OWNER updating itself ("update another user ... OWNER"; its own profile is its
+ * own): the fields an OWNER sets for others (role, readOnly, restricted, 2FA duty, login
+ * methods, trustedAdmin, authProvider) stay as they are; repeating the current value is no
+ * change. The password changes through POST /api/user/password (with the old one), never here.
+ */
+export function checkOwnProfileFields(fields: UserFields, me: UserRow): void {
+  const changed: string[] = [];
+  const differs = (name: string, requested: unknown, current: unknown) => {
+    if (requested !== undefined && requested !== current) changed.push(name);
+  };
+  if (fields.role !== undefined && fields.role !== Role.UNSPECIFIED) differs("role", roleName(fields.role), me.role);
+  if (fields.authProvider !== undefined && fields.authProvider !== AuthProvider.UNSPECIFIED) differs("authProvider", AuthProvider[fields.authProvider], me.auth_provider);
+  differs("readOnly", fields.readOnly, me.read_only);
+  differs("restricted", fields.restricted, me.restricted);
+  // As rendered: a customer's force2FA shows as forceToSet2FA true (user-mapper.ts).
+  differs("forceToSet2FA", fields.forceToSet2fa, forceToSet2fa(me));
+  differs("use2FA", fields.use2fa, me.use_2fa);
+  differs("ssoLoginEnabled", fields.ssoLoginEnabled, me.sso_login_enabled);
+  differs("usernamePasswordLoginEnabled", fields.usernamePasswordLoginEnabled, me.username_password_login_enabled);
+  differs("magicCodeLoginEnabled", fields.magicCodeLoginEnabled, me.magic_code_login_enabled);
+  differs("oauthPasswordFlowEnabled", fields.oauthPasswordFlowEnabled, me.oauth_password_flow_enabled);
+  differs("trustedAdmin", fields.trustedAdmin, me.trusted_admin);
+  if (fields.password !== undefined) changed.push("password");
+  if (changed.length === 0) return;
+  throw serviceError(Code.PermissionDenied, AuthErrorKey.forbidden, `Only an OWNER may change ${changed.join(", ")} of a user; your own password changes through POST /api/user/password`, {
+    fields: changed.join(","),
+    requiredRole: "OWNER",
   });
 }

@@ -1,11 +1,13 @@
 // UserService: document 2 "User" and "Teams, tags, users, quick filters" (users rows).
 import { Code, type ServiceImpl } from "@connectrpc/connect";
-import { generateTotpSecret, requireAuth, roleFromName, roleName, serviceError, singleTenant, totpUri, verifyTotpCode, type AuthContext } from "@signage/auth";
+import { AuthErrorKey, generateTotpSecret, requireAuth, roleAtLeast, roleFromName, roleName, serviceError, singleTenant, totpUri, verifyTotpCode, type AuthContext } from "@signage/auth";
+import { Role } from "@signage/contracts/signage/common/v1/role_pb";
 import type { UserService, UserFields } from "@signage/contracts/signage/core/v1/user_pb";
 import type { CoreDeps } from "../deps.js";
 import { findUserByEmail, findUserById, userView } from "./user-repository.js";
-import { userToMessage } from "./user-mapper.js";
-import { checkAdminOnlyUserFields, checkAssignableRole, checkAuthProviderUnchanged, checkCreateCustomerId, checkCreatePassword, normalizeEmail } from "./user-rules.js";
+import { forceToSet2fa, userToMessage } from "./user-mapper.js";
+import { checkAdminOnlyUserFields, checkAssignableRole, checkAuthProviderUnchanged, checkCreateCustomerId, checkCreatePassword, checkOwnProfileFields, normalizeEmail } from "./user-rules.js";
+import { requireParameter } from "../common/parameters.js";
 import { authProviderName, userColumns } from "./user-columns.js";
 import { checkPasswordRule, hashPassword, passwordMatches } from "./passwords.js";
 import { checkProfilePicture } from "./profile-picture.js";
@@ -13,6 +15,7 @@ import { isUniqueViolation } from "../customers/customer-repository.js";
 import { revokeAllRefreshTokens } from "../oauth/refresh-tokens.js";
 import { listUsers } from "./user-list.js";
 import type { UserRow } from "./user-row.js";
+import { currentUserRowKey } from "./current-user-check.js";
 import type { CoreTeams } from "../teams/core-teams.js";
 
 const notFound = (email: string) => serviceError(Code.NotFound, "user.error.notFound", `User '${email}' not found`, { email });
@@ -26,10 +29,20 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
     return row;
   }
 
-  async function inScope(auth: AuthContext, email: string): Promise<UserRow> {
+  async function inScope(auth: AuthContext, rawEmail: string | undefined): Promise<UserRow> {
+    // "?email=<EMAIL>" is required: without it a 400 naming it, not "User '' not found".
+    const email = requireParameter(rawEmail, "email");
     const row = await findUserByEmail(knex, auth.scope, email);
     if (!row) throw notFound(email);
     return row;
+  }
+
+  /** What the interceptor answers a role below `min_role`, for operations whose OWNER rule depends on the target. */
+  function ownerRequired(auth: AuthContext) {
+    return serviceError(Code.PermissionDenied, AuthErrorKey.forbidden, "role too low for this operation", {
+      requiredRole: roleName(Role.OWNER),
+      role: roleName(auth.caller.role),
+    });
   }
 
   /** The caller may not manage a user whose role is above its own. */
@@ -43,7 +56,7 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
     },
 
     async getMe(_req, ctx) {
-      return { user: userToMessage(await self(requireAuth(ctx))) };
+      return { user: userToMessage(ctx.values.get(currentUserRowKey) ?? (await self(requireAuth(ctx)))) };
     },
 
     async listSimpleUsers(_req, ctx) {
@@ -91,7 +104,14 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
     async updateUser(req, ctx) {
       const auth = requireAuth(ctx);
       const fields = req.user ?? ({} as UserFields);
-      const target = await inScope(auth, req.email);
+      // "Users: create, update another user, delete another user | OWNER": anyone signed in updates itself.
+      const email = requireParameter(req.email, "email");
+      const managesUsers = roleAtLeast(auth.caller.role, Role.OWNER);
+      if (!managesUsers && auth.caller.kind !== "user") throw ownerRequired(auth);
+      const me = managesUsers ? undefined : await self(auth);
+      if (me && me.email.toLowerCase() !== email.toLowerCase()) throw ownerRequired(auth);
+      const target = me ?? (await inScope(auth, email));
+      if (me) checkOwnProfileFields(fields, me);
       checkManageable(auth, target);
       checkAssignableRole(auth.caller, fields.role, false);
       checkAdminOnlyUserFields(auth.caller, fields);
@@ -103,6 +123,8 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
         throw serviceError(Code.InvalidArgument, "user.error.emailImmutable", "The email is the user's key and cannot be changed");
       }
       const columns = userColumns(fields);
+      // forceToSet2FA as rendered (true for a customer with force2FA) echoed back is no change: it must not pin the user's own flag.
+      if (fields.forceToSet2fa !== undefined && fields.forceToSet2fa === forceToSet2fa(target)) delete columns.force_to_set_2fa;
       if (fields.password !== undefined) {
         checkPasswordRule(fields.password);
         columns.password_hash = await hashPassword(fields.password);
@@ -157,7 +179,8 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
       if (!verifyTotpCode(me.pending_totp_secret, req.totp)) {
         throw serviceError(Code.InvalidArgument, "auth.error.totpInvalid", "The TOTP code does not match the new secret");
       }
-      await knex("app_user").where({ id: me.id }).update({ use_2fa: true, totp_secret: me.pending_totp_secret, pending_totp_secret: null });
+      // Set up as forced to ("use2FA, forceToSet2FA"): the duty is fulfilled.
+      await knex("app_user").where({ id: me.id }).update({ use_2fa: true, totp_secret: me.pending_totp_secret, pending_totp_secret: null, force_to_set_2fa: false });
       return { use2fa: true };
     },
 

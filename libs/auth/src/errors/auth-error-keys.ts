@@ -12,6 +12,8 @@ export const AuthErrorKey = {
   customerRestricted: "auth.error.customerRestricted",
   customerExpired: "auth.error.customerExpired",
   customerDeleted: "auth.error.customerDeleted",
+  userDeleted: "auth.error.userDeleted",
+  tokenOutdated: "auth.error.tokenOutdated",
   customerNotOwned: "customer.error.notOwned",
   customerIdRequired: "customer.error.customerIdRequired",
   customerIdInvalid: "customer.error.customerIdInvalid",

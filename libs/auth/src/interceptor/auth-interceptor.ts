@@ -10,6 +10,7 @@ import { tenantBlock, type TenantDirectory } from "../scope/tenant-directory.js"
 import { TokenError } from "../tokens/token-error.js";
 import type { TokenVerifier } from "../tokens/verifier.js";
 import type { TotpChecker } from "../totp/totp.js";
+import type { CurrentUserCheck } from "./current-user.js";
 import { authContextKey } from "./auth-context.js";
 import { methodPolicy } from "./method-policy.js";
 import { peekCustomerId } from "./requested-customer.js";
@@ -20,6 +21,8 @@ export interface AuthInterceptorOptions {
   directory: TenantDirectory;
   /** Needed when sensitive methods may be called by users with 2FA on. */
   totp?: TotpChecker;
+  /** Where the users live: each user call is checked against the user as they are now. */
+  currentUser?: CurrentUserCheck;
   /** CAPTCHA on sensitive methods; off when absent. */
   captcha?: CaptchaChecker;
   /** Clock in ms for customer expiration; injectable for tests. */
@@ -32,7 +35,7 @@ export interface AuthInterceptorOptions {
  * so a token is refused at once, not at its expiry), role check, sensitive checks (method
  * option, or a set `sensitive_field`), and the customer scope put into the handler context.
  */
-export function createAuthInterceptor({ verifier, directory, totp, captcha, now = Date.now }: AuthInterceptorOptions): Interceptor {
+export function createAuthInterceptor({ verifier, directory, totp, captcha, currentUser, now = Date.now }: AuthInterceptorOptions): Interceptor {
   return (next) => async (req) => {
     const policy = methodPolicy(req.method);
     if (policy.minRole === Role.UNSPECIFIED) {
@@ -44,7 +47,9 @@ export function createAuthInterceptor({ verifier, directory, totp, captcha, now 
       return next(req);
     }
 
-    const caller = await currentCaller(await authenticate(verifier, req.header), directory, now());
+    let caller = await currentCaller(await authenticate(verifier, req.header), directory, now());
+    // The user's 2FA setting now, not when the token was issued: turning 2FA on guards sensitive calls at once.
+    if (currentUser && caller.kind === "user") caller = { ...caller, twoFactor: (await currentUser.check(caller, req.contextValues)).twoFactor };
     if (!roleAtLeast(caller.role, policy.minRole)) {
       throw serviceError(Code.PermissionDenied, AuthErrorKey.forbidden, "role too low for this operation", {
         requiredRole: roleName(policy.minRole),
@@ -78,7 +83,9 @@ async function authenticate(verifier: TokenVerifier, header: Headers): Promise<C
 }
 
 /**
- * "restricted: true disables all access"; an expired or deleted customer likewise. The
+ * "restricted: true disables all access", a deleted customer likewise; "expiration triggers
+ * device lockout" (document 2: restricted -> "all access blocked", expiration -> "device
+ * lockout"), so an expired customer's devices are refused and its users are not. The
  * directory's current network-owner status replaces the token's claim, so a demotion takes
  * effect at once too.
  */
@@ -90,7 +97,8 @@ async function currentCaller(caller: Caller, directory: TenantDirectory, now: nu
     case "restricted":
       throw serviceError(Code.PermissionDenied, AuthErrorKey.customerRestricted, "the caller's customer is restricted: all access is blocked", { customerId: caller.customerId });
     case "expired":
-      throw serviceError(Code.PermissionDenied, AuthErrorKey.customerExpired, "the caller's customer has expired", { customerId: caller.customerId });
+      if (caller.role === Role.DEVICE_USER) throw serviceError(Code.PermissionDenied, AuthErrorKey.customerExpired, "the device's customer has expired: devices are locked out", { customerId: caller.customerId });
+      break;
   }
   if (access && access.networkOwner !== caller.networkOwner) return { ...caller, networkOwner: access.networkOwner };
   return caller;

@@ -575,7 +575,8 @@ export type SetDefaultContentsRequest = Message<"signage.core.v1.SetDefaultConte
   customerId?: bigint | undefined;
 
   /**
-   * A content id, or the text `null` (or absent) to remove the default.
+   * Required: a content id, or the text `null` to remove the default. Absent
+   * (or empty) is InvalidArgument `request.error.missingParameter`.
    *
    * @generated from field: optional string default_emergency_content_id = 2;
    */
