@@ -135,10 +135,10 @@ describe("GET /api/v2/file/view/summary: 'sort' per list", () => {
 });
 
 describe("storage statistics: 'storageSize ... null = unlimited'", () => {
-  it("an unlimited customer gets no totalAvailableStorageSize (not 0); a limited one gets its storageSize", async () => {
+  it("an unlimited customer gets totalAvailableStorageSize null (not 0, not left out); a limited one gets its storageSize", async () => {
     const unlimited = await lib.http.get("/api/v2/file/storageStatistics", { token: t.viewer.token });
     expect(unlimited.status, unlimited.text).toBe(200);
-    expect(unlimited.body).not.toHaveProperty("totalAvailableStorageSize");
+    expect(unlimited.body).toHaveProperty("totalAvailableStorageSize", null);
     expect(unlimited.body).toHaveProperty("totalUsedStorageSize");
     const limited = await lib.tenant();
     const put = await lib.http.put(`/api/customer/${limited.id}`, { token: lib.admin, body: { storageSize: 5000 } });

@@ -37,7 +37,13 @@ describe("GET /api/v2/file", () => {
 
     const deepFile = (await get({ search: "name=deep.png" })).body.content[0];
     expect(deepFile.fileFolderPath).toBe(`/${t.rootId}/${sub.id}/${deep.id}/`);
-    expect(deepFile).toMatchObject({ contentType: "image/png", size: 100, customerId: t.id, readOnly: true, muted: false });
+    expect(deepFile).toMatchObject({ contentType: "image/png", size: 100, customerId: t.id, muted: false });
+    // "`*` = all primitive fields (not computed or relations) ... computed and select-only fields must be named explicitly"
+    for (const computed of ["readOnly", "location", "thumbnail", "orientation", "creator"]) expect(deepFile).not.toHaveProperty(computed);
+    const star = (await get({ search: "name=deep.png", select: "*" })).body.content[0];
+    expect(Object.keys(star).sort()).toEqual(Object.keys(deepFile).sort());
+    const named = (await get({ search: "name=deep.png", select: "*,readOnly,location,thumbnail,orientation,creator" })).body.content[0];
+    expect(named).toMatchObject({ readOnly: true, creator: expect.any(Object) });
     expect(deepFile.tags).toEqual(["x"]);
     const projectedPage = await get({ search: "name=deep.png", select: "name" });
     // "`a,b` = listed fields ... `id` is always included": an unselected repeated field (tags) is absent, not [] (which would read as "no tags").
@@ -62,8 +68,10 @@ describe("GET /api/v2/file", () => {
 
   it("'readOnly: true when caller has no write access'; 'orientation: landscape, portrait or square (computed)'", async () => {
     await lib.file(a, { name: "wide.png", width: 1920, height: 1080 });
-    const asViewer = await lib.http.get("/api/v2/file", { token: a.viewer.token, query: { search: "name=wide.png" } });
-    const asEditor = await lib.http.get("/api/v2/file", { token: a.editor.token, query: { search: "name=wide.png" } });
+    // "location | string | download URL (computed; request it in select)": computed fields are named in select.
+    const query = { search: "name=wide.png", select: "width,readOnly,orientation" };
+    const asViewer = await lib.http.get("/api/v2/file", { token: a.viewer.token, query });
+    const asEditor = await lib.http.get("/api/v2/file", { token: a.editor.token, query });
     expect(asViewer.body.content[0]).toMatchObject({ readOnly: true, orientation: "landscape", width: 1920 });
     expect(asEditor.body.content[0].readOnly).toBe(false);
   });
@@ -206,7 +214,7 @@ describe("summary and storage statistics", () => {
     const res = await lib.http.get("/api/v2/file/storageStatistics", { token: t.viewer.token });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ usedUploadedFileStorageSize: 1234, totalUsedStorageSize: 1234, usedDatasourceResourceStorageSize: 0 });
-    // "storageSize ... null = unlimited": no limit, so no available size to report (not 0).
-    expect(res.body).not.toHaveProperty("totalAvailableStorageSize");
+    // "storageSize ... null = unlimited": no limit, so the available size is null (not 0, not left out).
+    expect(res.body.totalAvailableStorageSize).toBeNull();
   });
 });

@@ -96,7 +96,8 @@ describe("fileCount and firstFileThumbnail of a filtered folder", () => {
     const two = await make("2", summer);
     const video = await make("3", videos);
 
-    const page = await listFolders(a.viewer.token, `name^${tag}|name^stored-${tag}`);
+    // "fileCount | integer | computed": named in select ("computed and select-only fields must be named explicitly").
+    const page = await listFolders(a.viewer.token, `name^${tag}|name^stored-${tag}`, { select: "*,fileCount" });
     expect(page.status, page.text).toBe(200);
     const counts = Object.fromEntries(page.body.content.map((f: any) => [f.id, f.fileCount]));
     expect(counts).toEqual({ [one.id]: 3, [two.id]: 3, [video.id]: 1, [stored.id]: 1 });
@@ -106,7 +107,7 @@ describe("fileCount and firstFileThumbnail of a filtered folder", () => {
       expect(files.body.totalElements).toBe(counts[folder.id]);
     }
     // The first file by name, as for stored folders (URLs per request, so compared with the file list's).
-    const first = (await listFiles(a.viewer.token, one.id, { sort: "name,asc" })).body.content[0];
+    const first = (await listFiles(a.viewer.token, one.id, { sort: "name,asc", select: "name,thumbnail" })).body.content[0];
     expect(first.name).toBe("a-summer.png");
     const thumbnails = Object.fromEntries(page.body.content.map((f: any) => [f.id, f.firstFileThumbnail]));
     expect(first.thumbnail).toMatch(/^\/storage\//);
@@ -130,7 +131,7 @@ describe("fileCount and firstFileThumbnail of a filtered folder", () => {
     // An ADMIN (scope: every tenant) sees the folder's tenant's files only, in the list and the count.
     const adminFiles = await listFiles(lib.admin, one.id);
     expect(adminFiles.body.content.map((f: any) => f.name).sort()).toEqual(["a-summer.png", "b-summer.png", "c-summer.png"]);
-    const adminFolder = await listFolders(lib.admin, `id=${one.id}`);
+    const adminFolder = await listFolders(lib.admin, `id=${one.id}`, { select: "fileCount" });
     expect(adminFolder.body.content[0].fileCount).toBe(3);
   });
 
@@ -155,7 +156,7 @@ describe("fileCount and firstFileThumbnail of a filtered folder", () => {
     const folder = await createFiltered(owner.token, { parentId: a.rootId, name: tag, quickFilterId: filter, teamIds: `${teamA}:false` });
     expect(folder.status, folder.text).toBe(200);
 
-    const countFor = async (token: string) => (await listFolders(token, `id=${folder.body.id}`)).body.content[0]?.fileCount;
+    const countFor = async (token: string) => (await listFolders(token, `id=${folder.body.id}`, { select: "fileCount" })).body.content[0]?.fileCount;
     const filesFor = async (token: string) => (await listFiles(token, folder.body.id)).body;
     expect(await countFor(owner.token)).toBe(2);
     expect((await filesFor(owner.token)).totalElements).toBe(2);

@@ -31,7 +31,12 @@ describe("create and list", () => {
     expect(res.body.content[0].name).toBeUndefined();
     // "parentId | string | null only for the root folder": rendered as null, not left out.
     expect(res.body.content[0]).toHaveProperty("parentId", null);
-    expect(res.body.content[0]).toMatchObject({ id: a.rootId, fileFolderType: 1, fileFolderPath: `/${a.rootId}/`, fileCount: 0, readOnly: true });
+    expect(res.body.content[0]).toMatchObject({ id: a.rootId, fileFolderType: 1, fileFolderPath: `/${a.rootId}/` });
+    // "fileCount | integer | computed": like readOnly, rendered only when named ("computed and select-only fields must be named explicitly").
+    expect(res.body.content[0]).not.toHaveProperty("fileCount");
+    expect(res.body.content[0]).not.toHaveProperty("readOnly");
+    const named = await lib.http.get("/api/v2/fileFolder", { token: a.viewer.token, query: { search: "parentId=NULL", select: "*,fileCount,readOnly" } });
+    expect(named.body.content[0]).toMatchObject({ id: a.rootId, fileFolderType: 1, fileCount: 0, readOnly: true });
     // A select without parentId leaves it out; a child folder carries its parent's id.
     const projected = await lib.http.get("/api/v2/fileFolder", { token: a.viewer.token, query: { search: "parentId=NULL", select: "fileFolderType" } });
     expect(projected.body.content[0]).not.toHaveProperty("parentId");
@@ -61,7 +66,7 @@ describe("create and list", () => {
     await lib.folder(a, mid.id, "low");
     await lib.file(a, { fileFolderId: mid.id });
     await lib.file(a, { fileFolderId: mid.id });
-    const under = await lib.http.get("/api/v2/fileFolder", { token: a.viewer.token, query: { search: `fileFolderPath:${top.id}`, sort: "name,asc" } });
+    const under = await lib.http.get("/api/v2/fileFolder", { token: a.viewer.token, query: { search: `fileFolderPath:${top.id}`, sort: "name,asc", select: "name,fileCount" } });
     expect(under.body.content.map((f: any) => f.name)).toEqual(["low", "mid", "top"]);
     expect(under.body.content.find((f: any) => f.name === "mid").fileCount).toBe(2);
     const children = await lib.http.get("/api/v2/fileFolder", { token: a.viewer.token, query: { search: `parentId=${top.id}` } });

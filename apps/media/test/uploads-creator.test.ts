@@ -32,7 +32,8 @@ describe("creator has email and name", { timeout: 30_000 }, () => {
     const res = await upload(erika.token, "by-erika.png");
     expect(res.status, res.text).toBe(200);
     expect(res.body[0].creator).toEqual({ email: erika.email, name: NAME });
-    const list = await http().get("/api/v2/file", { token: t.viewer.token, query: { search: `id=${res.body[0].id}` } });
+    // creator is an object, not a primitive field: the list renders it when named in select.
+    const list = await http().get("/api/v2/file", { token: t.viewer.token, query: { search: `id=${res.body[0].id}`, select: "*,creator" } });
     expect(list.body.content[0]).toMatchObject({ creatorEmail: erika.email, creator: { email: erika.email, name: NAME } });
   });
 

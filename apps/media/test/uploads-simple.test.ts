@@ -155,7 +155,7 @@ describe("simple upload POST /api/file", { timeout: 30_000 }, () => {
     const thumbnail = png(8, 6);
     const put = await env.platform.http.put(`/api/v2/file/upload/${file.id}/thumbnail`, { token: t.editor.token, body: thumbnail, headers: { "content-type": "image/png" } });
     expect(put.status, put.text).toBe(204);
-    const listed = await env.platform.http.get("/api/v2/file", { token: t.viewer.token, query: { search: `id=${file.id}` } });
+    const listed = await env.platform.http.get("/api/v2/file", { token: t.viewer.token, query: { search: `id=${file.id}`, select: "*,thumbnail" } });
     const url = listed.body.content[0].thumbnail;
     const bytes = Buffer.from(await (await fetch(new URL(pathOf(url), env.platform.url))).arrayBuffer());
     expect(bytes.equals(thumbnail)).toBe(true);

@@ -6,8 +6,8 @@ import { requireAuth, type AuthContext } from "@signage/auth";
 import { listRpc } from "@signage/runtime";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import { FileSchema, type File } from "@signage/contracts/signage/media/v1/file_pb";
-import { FILE_DEFAULT_EXTRAS, fileResource } from "./file-resource.js";
-import { selectsField, withDefaultExtras } from "./select-defaults.js";
+import { FILE_SINGLE_SELECT, fileResource } from "./file-resource.js";
+import { selectsField } from "./select-defaults.js";
 import { callerCannotWrite } from "./caller.js";
 import { resolveFilteredFolderSearch } from "../folders/filtered-folder-search.js";
 import { fileNotFound } from "./file-repository.js";
@@ -17,16 +17,20 @@ export async function listFiles(ctx: HandlerContext, deps: FileDeps, query: List
   const auth = requireAuth(ctx);
   // Two independent lookups (the filtered-folder check, the caller's teams): one round trip, not two.
   const [resolved, teams] = await Promise.all([resolveFilteredFolderSearch(deps.knex, deps.storedFolders, auth.scope, query), deps.teams.access?.(auth)]);
-  const select = withDefaultExtras(resolved?.select, FILE_DEFAULT_EXTRAS);
-  const q = { ...resolved, select, includeReadOnlyInfo: resolved?.includeReadOnlyInfo || selectsField(select, "readOnly") } as ListQuery;
+  const select = resolved?.select;
+  const q = { ...resolved, includeReadOnlyInfo: resolved?.includeReadOnlyInfo || (select !== undefined && selectsField(select, "readOnly")) } as ListQuery;
   const result = await listRpc(ctx, { knex: deps.knex, resource: fileResource, message: FileSchema, query: q, scope: auth.scope, extend, teams, quickFilters: deps.quickFilters });
   for (const file of result.content) completeFile(file, auth, deps);
   return result;
 }
 
-/** One file as the list renders it (default fields), or file.error.notFound. */
+/**
+ * One whole file (stored and computed fields, and its real team assignments: a single-file
+ * response cannot leave the repeated field out, and [] would claim "no teams"), or
+ * file.error.notFound.
+ */
 export async function readFile(ctx: HandlerContext, deps: FileDeps, id: string): Promise<File> {
-  const { content } = await listFiles(ctx, deps, { size: 1 } as ListQuery, (qb) => qb.where("file.id", id));
+  const { content } = await listFiles(ctx, deps, { size: 1, select: FILE_SINGLE_SELECT } as ListQuery, (qb) => qb.where("file.id", id));
   if (!content[0]) throw fileNotFound(id);
   return content[0];
 }

@@ -35,7 +35,8 @@ export const fileResource = defineResource({
     metaData: { type: "json" },
     muted: { type: "boolean" },
     lastPreviewUploadTime: { type: "timestamp", storage: "epochMs" },
-    orientation: { type: "string" },
+    // "orientation ... (computed)": a generated column, but like every computed field rendered only when named in select.
+    orientation: { type: "string", computed: { sql: "??", columns: ["orientation"] } },
     isAlphaFile: { type: "boolean" },
     isBetaFile: { type: "boolean" },
     alphaDriveFileDetails: { type: "json", selectOnly: true },
@@ -64,5 +65,9 @@ export const fileResource = defineResource({
   teams: { table: "team_assignment", teamIdType: "uuid" },
 });
 
-/** What `*` (or no select) renders: the stored fields plus these computed ones. */
-export const FILE_DEFAULT_EXTRAS = ["creator", "readOnly", "location", "thumbnail"];
+/**
+ * `*` (or no select) renders the stored primitive fields only: "`*` = all primitive fields (not
+ * computed or relations) ... computed and select-only fields must be named explicitly". A
+ * single-file response (upload, update) has no select and renders the whole file: these too.
+ */
+export const FILE_SINGLE_SELECT = "*,creator,readOnly,location,thumbnail,orientation,teamAssignments(readOnly,team(id,name))";

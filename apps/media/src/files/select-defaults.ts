@@ -1,6 +1,7 @@
-// The document renders computed fields such as `readOnly`, `orientation` or
-// `fileCount` without asking, while libs/query's `*` leaves computed fields out.
-// A blank select or a top-level `*` is widened with the resource's extras.
+// libs/query's `*` leaves computed fields out ("computed and select-only fields
+// must be named explicitly"). A resource whose documented plain fields are
+// derived in SQL (the folders' sync flags) widens a blank select or a top-level
+// `*` with those extras.
 
 export function withDefaultExtras(select: string | undefined, extras: readonly string[]): string {
   if (select === undefined || select.trim() === "") return ["*", ...extras].join(",");

@@ -1,8 +1,10 @@
 // Storage statistics (path picked: GET /api/v2/file/storageStatistics), bytes.
 // Uploaded files are summed here; the available size is the customer's
-// `storageSize` (core), left out when unlimited or unknown; data source
+// `storageSize` (core), null when unlimited or unknown; data source
 // resources are core's and count 0 until core reports them.
 import type { HandlerContext } from "@connectrpc/connect";
+import { create } from "@bufbuild/protobuf";
+import { NullValue, ValueSchema, type Value } from "@bufbuild/protobuf/wkt";
 import { requireAuth } from "@signage/auth";
 import { onBehalfOf, type Peers } from "@signage/runtime";
 import { CustomerService } from "@signage/contracts/signage/core/v1/customer_pb";
@@ -17,15 +19,20 @@ export async function storageStatistics(ctx: HandlerContext, deps: FileDeps, pee
   const uploaded = BigInt(used ?? 0);
   const datasource = 0n;
   return {
-    totalAvailableStorageSize: await availableStorage(ctx, deps, peers, customerId),
+    totalAvailableStorageSize: availableValue(await availableStorage(ctx, deps, peers, customerId)),
     totalUsedStorageSize: uploaded + datasource,
     usedDatasourceResourceStorageSize: datasource,
     usedUploadedFileStorageSize: uploaded,
   };
 }
 
+/** "storageSize | long | bytes, null = unlimited": a number, or null (not left out) when unlimited. */
+function availableValue(available: bigint | undefined): Value {
+  return create(ValueSchema, available === undefined ? { kind: { case: "nullValue", value: NullValue.NULL_VALUE } } : { kind: { case: "numberValue", value: Number(available) } });
+}
+
 /**
- * The customer's storageSize from core. undefined (the field is left out) when the storage is
+ * The customer's storageSize from core. undefined (rendered as null) when the storage is
  * unlimited ("storageSize ... null = unlimited") or core cannot tell: unknown is not zero.
  */
 async function availableStorage(ctx: HandlerContext, deps: FileDeps, peers: Peers | undefined, customerId: number): Promise<bigint | undefined> {

@@ -56,5 +56,13 @@ export const fileFolderResource = defineResource({
   teams: { table: "team_assignment", teamIdType: "uuid" },
 });
 
-/** What `*` (or no select) renders besides the stored fields. */
-export const FOLDER_DEFAULT_EXTRAS = ["isSyncedAlphaFolder", "isSyncedBetaFolder", "isSyncedGammaFolder", "fileCount", "firstFileThumbnail", "readOnly"];
+/**
+ * What `*` (or no select) renders besides the stored columns: the folder's documented plain
+ * fields that are derived here (the sync source flags, firstFileThumbnail). "fileCount |
+ * computed" and readOnly (includeReadOnlyInfo) only when named: "computed and select-only
+ * fields must be named explicitly".
+ */
+export const FOLDER_DEFAULT_EXTRAS = ["isSyncedAlphaFolder", "isSyncedBetaFolder", "isSyncedGammaFolder", "firstFileThumbnail"];
+
+/** A single-folder response (create, move target, breadcrumb) has no select and renders the whole folder. */
+export const FOLDER_SINGLE_SELECT = "*,fileCount,readOnly,teamAssignments(readOnly,team(id,name))";

@@ -8,6 +8,7 @@ import type { FileDeps } from "../files/file-deps.js";
 import { createFolder, checkFolderName } from "./folder-create.js";
 import { deleteFolder, removeBatch } from "./folder-delete.js";
 import { listFolders } from "./folder-list.js";
+import { FOLDER_SINGLE_SELECT } from "./file-folder-resource.js";
 import { moveBatch } from "./folder-move.js";
 import { requireFolder } from "./folder-repository.js";
 import { FOLDER_TYPE_FILTERED } from "./folder-row.js";
@@ -62,7 +63,7 @@ export function fileFolderService(deps: FileDeps): Partial<ServiceImpl<typeof Fi
       const auth = requireAuth(ctx);
       if (!req.folderId?.trim()) throw missingParameter("folderId");
       const folder = await requireFolder(knex, auth.scope, req.folderId.trim());
-      const { content } = await listFolders(ctx, deps, { size: folder.path.length } as ListQuery, (qb) => qb.whereRaw("f.id = any(?::uuid[])", [folder.path]));
+      const { content } = await listFolders(ctx, deps, { size: folder.path.length, select: FOLDER_SINGLE_SELECT } as ListQuery, (qb) => qb.whereRaw("f.id = any(?::uuid[])", [folder.path]));
       const order = new Map(folder.path.map((id, i) => [id, i]));
       return { fileFolders: content.sort((a, b) => order.get(a.id)! - order.get(b.id)!) };
     },

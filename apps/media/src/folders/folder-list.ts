@@ -2,11 +2,13 @@
 // (filtered folders' contents: filtered-folder-counts.ts).
 import type { HandlerContext } from "@connectrpc/connect";
 import type { Knex } from "knex";
+import { create } from "@bufbuild/protobuf";
+import { NullValue, ValueSchema } from "@bufbuild/protobuf/wkt";
 import { requireAuth, type AuthContext } from "@signage/auth";
 import { listRpc } from "@signage/runtime";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import { FileFolderSchema, type FileFolder } from "@signage/contracts/signage/media/v1/file_folder_pb";
-import { FOLDER_DEFAULT_EXTRAS, fileFolderResource } from "./file-folder-resource.js";
+import { FOLDER_DEFAULT_EXTRAS, FOLDER_SINGLE_SELECT, fileFolderResource } from "./file-folder-resource.js";
 import { selectsField, withDefaultExtras } from "../files/select-defaults.js";
 import { callerCannotWrite } from "../files/caller.js";
 import { folderNotFound } from "./folder-repository.js";
@@ -21,17 +23,24 @@ export async function listFolders(ctx: HandlerContext, deps: FileDeps, query: Li
   const result = await listRpc(ctx, { knex: deps.knex, resource: fileFolderResource, message: FileFolderSchema, query: q, scope: auth.scope, extend, teams });
   const filteredFields = { fileCount: selectsField(select, "fileCount"), firstFileThumbnail: selectsField(select, "firstFileThumbnail") };
   await completeFilteredFolders(ctx, deps, result.content, filteredFields, teams);
-  for (const folder of result.content) completeFolder(folder, auth, deps);
+  const selected = new Set(result.page.selectedFields);
+  const rendersParent = selected.size === 0 || selected.has("parentId");
+  for (const folder of result.content) completeFolder(folder, auth, deps, rendersParent);
   return result;
 }
 
+/** One whole folder, with its real team assignments (never a [] claiming "no teams"). */
 export async function readFolder(ctx: HandlerContext, deps: FileDeps, id: string): Promise<FileFolder> {
-  const { content } = await listFolders(ctx, deps, { size: 1 } as ListQuery, (qb) => qb.where("f.id", id));
+  const { content } = await listFolders(ctx, deps, { size: 1, select: FOLDER_SINGLE_SELECT } as ListQuery, (qb) => qb.where("f.id", id));
   if (!content[0]) throw folderNotFound(id);
   return content[0];
 }
 
-export function completeFolder(folder: FileFolder, auth: AuthContext, deps: Pick<FileDeps, "urls">): void {
+/** "parentId ... null only for the root folder": NullValue, so that every response renders null, not only a Page. */
+const ROOT_PARENT = { kind: { case: "nullValue", value: NullValue.NULL_VALUE } } as const;
+
+export function completeFolder(folder: FileFolder, auth: AuthContext, deps: Pick<FileDeps, "urls">, rendersParent = false): void {
+  if (rendersParent && folder.parentId === undefined) folder.parentId = create(ValueSchema, ROOT_PARENT);
   if (folder.readOnly !== undefined) folder.readOnly = folder.readOnly || callerCannotWrite(auth);
   if (folder.firstFileThumbnail !== undefined) folder.firstFileThumbnail = deps.urls.urlOf(folder.firstFileThumbnail, "thumbnail");
 }

@@ -1,6 +1,7 @@
 // The customer's storage quota (`storageSize`, bytes): from the tenant
 // replica when customer events carry it, else asked from core on behalf of
-// the caller. Unknown or non-positive means unlimited. Used bytes are the
+// the caller. Unknown or null means unlimited ("storageSize | long | bytes,
+// null = unlimited"); 0 is a quota of no bytes at all. Used bytes are the
 // sizes of the customer's files.
 import type { HandlerContext } from "@connectrpc/connect";
 import { onBehalfOf, tenantStorageSize } from "@signage/runtime";
@@ -30,7 +31,7 @@ async function storageSizeFromCore(ctx: HandlerContext, deps: UploadDeps, custom
 export async function storageQuota(ctx: HandlerContext, deps: UploadDeps, customerId: number): Promise<Quota> {
   const limit = (await tenantStorageSize(deps.files.knex, customerId)) ?? (await storageSizeFromCore(ctx, deps, customerId));
   const [{ used }] = await deps.files.knex("file").where({ customer_id: customerId }).sum({ used: "size" });
-  return { limit: limit && limit > 0 ? limit : undefined, used: Number(used ?? 0) };
+  return { limit: limit === undefined || limit === null || Number.isNaN(limit) ? undefined : Math.max(0, limit), used: Number(used ?? 0) };
 }
 
 export function remainingBytes(quota: Quota): number {

@@ -9,8 +9,6 @@ import type { ListValue, Value } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
 import type { ListQuery, PageInfo } from "../../common/v1/list_pb.js";
 import { file_signage_common_v1_list } from "../../common/v1/list_pb.js";
-import type { FileFolder } from "./file_folder_pb.js";
-import { file_signage_media_v1_file_folder } from "./file_folder_pb.js";
 import { file_signage_options_v1_options } from "../../options/v1/options_pb.js";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
 
@@ -18,7 +16,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file signage/media/v1/file.proto.
  */
 export const file_signage_media_v1_file: GenFile = /*@__PURE__*/
-  fileDesc("ChtzaWduYWdlL21lZGlhL3YxL2ZpbGUucHJvdG8SEHNpZ25hZ2UubWVkaWEudjEiRwoLRmlsZUNyZWF0b3ISEgoFZW1haWwYASABKAlIAIgBARIRCgRuYW1lGAIgASgJSAGIAQFCCAoGX2VtYWlsQgcKBV9uYW1lIkEKC0ZpbGVUZWFtUmVmEg8KAmlkGAEgASgJSACIAQESEQoEbmFtZRgCIAEoCUgBiAEBQgUKA19pZEIHCgVfbmFtZSJ1ChJGaWxlVGVhbUFzc2lnbm1lbnQSFgoJcmVhZF9vbmx5GAEgASgISACIAQESMAoEdGVhbRgCIAEoCzIdLnNpZ25hZ2UubWVkaWEudjEuRmlsZVRlYW1SZWZIAYgBAUIMCgpfcmVhZF9vbmx5QgcKBV90ZWFtItEOCgRGaWxlEgoKAmlkGAEgASgJEhEKBG5hbWUYAiABKAlIAIgBARIZCgxjb250ZW50X3R5cGUYAyABKAlIAYgBARIRCgRzaXplGAQgASgDSAKIAQESEgoFd2lkdGgYBSABKAVIA4gBARITCgZoZWlnaHQYBiABKAVIBIgBARIYCgtjcmVhdGVfZGF0ZRgHIAEoA0gFiAEBEhoKDWNyZWF0b3JfZW1haWwYCCABKAlIBogBARIzCgdjcmVhdG9yGAkgASgLMh0uc2lnbmFnZS5tZWRpYS52MS5GaWxlQ3JlYXRvckgHiAEBEhgKC2N1c3RvbWVyX2lkGAogASgDSAiIAQESGwoOZmlsZV9mb2xkZXJfaWQYCyABKAlICYgBARIdChBmaWxlX2ZvbGRlcl9wYXRoGAwgASgJSAqIAQESFQoIbG9jYXRpb24YDSABKAlIC4gBARIWCgl0aHVtYm5haWwYDiABKAlIDIgBARIZCgxwcmV2aWV3X3BhdGgYDyABKAlIDYgBARIaCg1jcmNfY2hlY2tfc3VtGBAgASgJSA6IAQESFwoKdmFsaWRfZnJvbRgRIAEoA0gPiAEBEhUKCHZhbGlkX3RvGBIgASgDSBCIAQESIQoUZmlsZV9tdXRhYmlsaXR5X3R5cGUYEyABKAlIEYgBARIMCgR0YWdzGBQgAygJEi8KCW1ldGFfZGF0YRgVIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIEogBARISCgVtdXRlZBgWIAEoCEgTiAEBEiUKGGxhc3RfcHJldmlld191cGxvYWRfdGltZRgXIAEoA0gUiAEBEhYKCXJlYWRfb25seRgYIAEoCEgViAEBEhgKC29yaWVudGF0aW9uGBkgASgJSBaIAQESGgoNaXNfYWxwaGFfZmlsZRgaIAEoCEgXiAEBEhkKDGlzX2JldGFfZmlsZRgbIAEoCEgYiAEBEj4KGGFscGhhX2RyaXZlX2ZpbGVfZGV0YWlscxgcIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIGYgBARI9ChdiZXRhX2RyaXZlX2ZpbGVfZGV0YWlscxgdIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIGogBARI3ChFkdXBsaWNhdGVfZGV0YWlscxgeIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIG4gBARIzCg11c2FnZV9kZXRhaWxzGB8gASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgciAEBEjwKFmNhbXBhaWduX3VzYWdlX2RldGFpbHMYICABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SB2IAQESRgogdG9wX2xldmVsX2NhbXBhaWduX3VzYWdlX2RldGFpbHMYISABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SB6IAQESOwoVbWVzc2FnZV91c2FnZV9kZXRhaWxzGCIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgfiAEBEhEKBHR5cGUYIyABKAlIIIgBARIYCgt1cGRhdGVfZGF0ZRgkIAEoA0ghiAEBEj4KEHRlYW1fYXNzaWdubWVudHMYJSADKAsyJC5zaWduYWdlLm1lZGlhLnYxLkZpbGVUZWFtQXNzaWdubWVudEIHCgVfbmFtZUIPCg1fY29udGVudF90eXBlQgcKBV9zaXplQggKBl93aWR0aEIJCgdfaGVpZ2h0Qg4KDF9jcmVhdGVfZGF0ZUIQCg5fY3JlYXRvcl9lbWFpbEIKCghfY3JlYXRvckIOCgxfY3VzdG9tZXJfaWRCEQoPX2ZpbGVfZm9sZGVyX2lkQhMKEV9maWxlX2ZvbGRlcl9wYXRoQgsKCV9sb2NhdGlvbkIMCgpfdGh1bWJuYWlsQg8KDV9wcmV2aWV3X3BhdGhCEAoOX2NyY19jaGVja19zdW1CDQoLX3ZhbGlkX2Zyb21CCwoJX3ZhbGlkX3RvQhcKFV9maWxlX211dGFiaWxpdHlfdHlwZUIMCgpfbWV0YV9kYXRhQggKBl9tdXRlZEIbChlfbGFzdF9wcmV2aWV3X3VwbG9hZF90aW1lQgwKCl9yZWFkX29ubHlCDgoMX29yaWVudGF0aW9uQhAKDl9pc19hbHBoYV9maWxlQg8KDV9pc19iZXRhX2ZpbGVCGwoZX2FscGhhX2RyaXZlX2ZpbGVfZGV0YWlsc0IaChhfYmV0YV9kcml2ZV9maWxlX2RldGFpbHNCFAoSX2R1cGxpY2F0ZV9kZXRhaWxzQhAKDl91c2FnZV9kZXRhaWxzQhkKF19jYW1wYWlnbl91c2FnZV9kZXRhaWxzQiMKIV90b3BfbGV2ZWxfY2FtcGFpZ25fdXNhZ2VfZGV0YWlsc0IYChZfbWVzc2FnZV91c2FnZV9kZXRhaWxzQgcKBV90eXBlQg4KDF91cGRhdGVfZGF0ZSKXAgoKRmlsZVVwZGF0ZRIRCgRuYW1lGAEgASgJSACIAQESLwoJbWV0YV9kYXRhGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgBiAEBEhIKBW11dGVkGAYgASgISAKIAQESKgoKdmFsaWRfZnJvbRgHIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRIoCgh2YWxpZF90bxgIIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRIoCgR0YWdzGAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLkxpc3RWYWx1ZUIHCgVfbmFtZUIMCgpfbWV0YV9kYXRhQggKBl9tdXRlZEoECAIQA0oECAMQBEoECAQQBSJpChBMaXN0RmlsZXNSZXF1ZXN0EisKBXF1ZXJ5GAEgASgLMhwuc2lnbmFnZS5jb21tb24udjEuTGlzdFF1ZXJ5EhgKC2N1c3RvbWVyX2lkGAIgASgDSACIAQFCDgoMX2N1c3RvbWVyX2lkImcKEUxpc3RGaWxlc1Jlc3BvbnNlEicKB2NvbnRlbnQYASADKAsyFi5zaWduYWdlLm1lZGlhLnYxLkZpbGUSKQoEcGFnZRgCIAEoCzIbLnNpZ25hZ2UuY29tbW9uLnYxLlBhZ2VJbmZvIlAKEVVwZGF0ZUZpbGVSZXF1ZXN0Eg8KB2ZpbGVfaWQYASABKAkSKgoEZmlsZRgCIAEoCzIcLnNpZ25hZ2UubWVkaWEudjEuRmlsZVVwZGF0ZSI6ChJVcGRhdGVGaWxlUmVzcG9uc2USJAoEZmlsZRgBIAEoCzIWLnNpZ25hZ2UubWVkaWEudjEuRmlsZSI2ChFSZW5hbWVGaWxlUmVxdWVzdBIPCgdmaWxlX2lkGAEgASgJEhAKCG5ld19uYW1lGAIgASgJIhQKElJlbmFtZUZpbGVSZXNwb25zZSJiChFEZWxldGVGaWxlUmVxdWVzdBIPCgdmaWxlX2lkGAEgASgJEiIKFXJlbW92ZV9mcm9tX3BsYXlsaXN0cxgCIAEoCEgAiAEBQhgKFl9yZW1vdmVfZnJvbV9wbGF5bGlzdHMiFAoSRGVsZXRlRmlsZVJlc3BvbnNlInEKD0ZpbGVTdW1tYXJ5SXRlbRIuCgZmb2xkZXIYASABKAsyHC5zaWduYWdlLm1lZGlhLnYxLkZpbGVGb2xkZXJIABImCgRmaWxlGAIgASgLMhYuc2lnbmFnZS5tZWRpYS52MS5GaWxlSABCBgoEaXRlbSLfAgoVR2V0RmlsZVN1bW1hcnlSZXF1ZXN0EhgKC2N1c3RvbWVyX2lkGAEgASgDSACIAQESGgoNZm9sZGVyX3NlYXJjaBgCIAEoCUgBiAEBEhgKC2ZpbGVfc2VhcmNoGAMgASgJSAKIAQESHAoPcXVpY2tfZmlsdGVyX2lkGAQgASgJSAOIAQESGgoNZm9sZGVyX3NlbGVjdBgFIAEoCUgEiAEBEhEKBHBhZ2UYBiABKAVIBYgBARIRCgRzaXplGAcgASgFSAaIAQESDAoEc29ydBgIIAMoCRITCgZzZWxlY3QYCSABKAlIB4gBAUIOCgxfY3VzdG9tZXJfaWRCEAoOX2ZvbGRlcl9zZWFyY2hCDgoMX2ZpbGVfc2VhcmNoQhIKEF9xdWlja19maWx0ZXJfaWRCEAoOX2ZvbGRlcl9zZWxlY3RCBwoFX3BhZ2VCBwoFX3NpemVCCQoHX3NlbGVjdCJ3ChZHZXRGaWxlU3VtbWFyeVJlc3BvbnNlEjIKB2NvbnRlbnQYASADKAsyIS5zaWduYWdlLm1lZGlhLnYxLkZpbGVTdW1tYXJ5SXRlbRIpCgRwYWdlGAIgASgLMhsuc2lnbmFnZS5jb21tb24udjEuUGFnZUluZm8iRwobR2V0U3RvcmFnZVN0YXRpc3RpY3NSZXF1ZXN0EhgKC2N1c3RvbWVyX2lkGAEgASgDSACIAQFCDgoMX2N1c3RvbWVyX2lkIuMBChxHZXRTdG9yYWdlU3RhdGlzdGljc1Jlc3BvbnNlEikKHHRvdGFsX2F2YWlsYWJsZV9zdG9yYWdlX3NpemUYASABKANIAIgBARIfChd0b3RhbF91c2VkX3N0b3JhZ2Vfc2l6ZRgCIAEoAxItCiV1c2VkX2RhdGFzb3VyY2VfcmVzb3VyY2Vfc3RvcmFnZV9zaXplGAMgASgDEicKH3VzZWRfdXBsb2FkZWRfZmlsZV9zdG9yYWdlX3NpemUYBCABKANCHwodX3RvdGFsX2F2YWlsYWJsZV9zdG9yYWdlX3NpemUijwIKG1JlcGxhY2VGaWxlUmVmZXJlbmNlUmVxdWVzdBIYCgtjdXN0b21lcl9pZBgBIAEoA0gAiAEBEhoKEmZpbGVfaWRfdG9fcmVwbGFjZRgCIAEoCRIWCg5zb3VyY2VfZmlsZV9pZBgDIAEoCRIcCg9yZW1vdmVfb2xkX2ZpbGUYBCABKAhIAYgBARJHChR0ZWFtX2Fzc2lnbm1lbnRfbW9kZRgFIAEoDjIkLnNpZ25hZ2UubWVkaWEudjEuVGVhbUFzc2lnbm1lbnRNb2RlSAKIAQFCDgoMX2N1c3RvbWVyX2lkQhIKEF9yZW1vdmVfb2xkX2ZpbGVCFwoVX3RlYW1fYXNzaWdubWVudF9tb2RlIh4KHFJlcGxhY2VGaWxlUmVmZXJlbmNlUmVzcG9uc2UibAoSQWRkRmlsZVRhZ3NSZXF1ZXN0EhgKC2N1c3RvbWVyX2lkGAEgASgDSACIAQESEwoGc2VhcmNoGAIgASgJSAGIAQESDAoEdGFncxgDIAMoCUIOCgxfY3VzdG9tZXJfaWRCCQoHX3NlYXJjaCIVChNBZGRGaWxlVGFnc1Jlc3BvbnNlIm8KFVJlbW92ZUZpbGVUYWdzUmVxdWVzdBIYCgtjdXN0b21lcl9pZBgBIAEoA0gAiAEBEhMKBnNlYXJjaBgCIAEoCUgBiAEBEgwKBHRhZ3MYAyADKAlCDgoMX2N1c3RvbWVyX2lkQgkKB19zZWFyY2giGAoWUmVtb3ZlRmlsZVRhZ3NSZXNwb25zZSJsChJTZXRGaWxlVGFnc1JlcXVlc3QSGAoLY3VzdG9tZXJfaWQYASABKANIAIgBARITCgZzZWFyY2gYAiABKAlIAYgBARIMCgR0YWdzGAMgAygJQg4KDF9jdXN0b21lcl9pZEIJCgdfc2VhcmNoIhUKE1NldEZpbGVUYWdzUmVzcG9uc2UirgEKFlNldEZpbGVWYWxpZGl0eVJlcXVlc3QSGAoLY3VzdG9tZXJfaWQYASABKANIAIgBARITCgZzZWFyY2gYAiABKAlIAYgBARIXCgp2YWxpZF9mcm9tGAMgASgDSAKIAQESFQoIdmFsaWRfdG8YBCABKANIA4gBAUIOCgxfY3VzdG9tZXJfaWRCCQoHX3NlYXJjaEINCgtfdmFsaWRfZnJvbUILCglfdmFsaWRfdG8iGQoXU2V0RmlsZVZhbGlkaXR5UmVzcG9uc2UqpAEKElRlYW1Bc3NpZ25tZW50TW9kZRIkCiBURUFNX0FTU0lHTk1FTlRfTU9ERV9VTlNQRUNJRklFRBAAEh4KGlRFQU1fQVNTSUdOTUVOVF9NT0RFX01FUkdFEAESIgoeVEVBTV9BU1NJR05NRU5UX01PREVfT1ZFUldSSVRFEAISJAogVEVBTV9BU1NJR05NRU5UX01PREVfS0VFUF9UQVJHRVQQAzKiDAoLRmlsZVNlcnZpY2USdwoJTGlzdEZpbGVzEiIuc2lnbmFnZS5tZWRpYS52MS5MaXN0RmlsZXNSZXF1ZXN0GiMuc2lnbmFnZS5tZWRpYS52MS5MaXN0RmlsZXNSZXNwb25zZSIhyPMYA9DzGAHg8xjoB4LT5JMCDhIML2FwaS92Mi9maWxlEoQBCgpVcGRhdGVGaWxlEiMuc2lnbmFnZS5tZWRpYS52MS5VcGRhdGVGaWxlUmVxdWVzdBokLnNpZ25hZ2UubWVkaWEudjEuVXBkYXRlRmlsZVJlc3BvbnNlIivI8xgEgtPkkwIhOgRmaWxlYgRmaWxlGhMvYXBpL2ZpbGUve2ZpbGVfaWR9EnUKClJlbmFtZUZpbGUSIy5zaWduYWdlLm1lZGlhLnYxLlJlbmFtZUZpbGVSZXF1ZXN0GiQuc2lnbmFnZS5tZWRpYS52MS5SZW5hbWVGaWxlUmVzcG9uc2UiHMjzGASC0+STAhIiEC9hcGkvZmlsZS9yZW5hbWUSeAoKRGVsZXRlRmlsZRIjLnNpZ25hZ2UubWVkaWEudjEuRGVsZXRlRmlsZVJlcXVlc3QaJC5zaWduYWdlLm1lZGlhLnYxLkRlbGV0ZUZpbGVSZXNwb25zZSIfyPMYBILT5JMCFSoTL2FwaS9maWxlL3tmaWxlX2lkfRKTAQoOR2V0RmlsZVN1bW1hcnkSJy5zaWduYWdlLm1lZGlhLnYxLkdldEZpbGVTdW1tYXJ5UmVxdWVzdBooLnNpZ25hZ2UubWVkaWEudjEuR2V0RmlsZVN1bW1hcnlSZXNwb25zZSIuyPMYA9DzGAHg8xjoB4LT5JMCGxIZL2FwaS92Mi9maWxlL3ZpZXcvc3VtbWFyeRKlAQoUR2V0U3RvcmFnZVN0YXRpc3RpY3MSLS5zaWduYWdlLm1lZGlhLnYxLkdldFN0b3JhZ2VTdGF0aXN0aWNzUmVxdWVzdBouLnNpZ25hZ2UubWVkaWEudjEuR2V0U3RvcmFnZVN0YXRpc3RpY3NSZXNwb25zZSIuyPMYA9DzGAGC0+STAiASHi9hcGkvdjIvZmlsZS9zdG9yYWdlU3RhdGlzdGljcxKlAQoUUmVwbGFjZUZpbGVSZWZlcmVuY2USLS5zaWduYWdlLm1lZGlhLnYxLlJlcGxhY2VGaWxlUmVmZXJlbmNlUmVxdWVzdBouLnNpZ25hZ2UubWVkaWEudjEuUmVwbGFjZUZpbGVSZWZlcmVuY2VSZXNwb25zZSIuyPMYBdDzGAGC0+STAiAaHi9hcGkvZmlsZS9yZXBsYWNlRmlsZVJlZmVyZW5jZRKHAQoLQWRkRmlsZVRhZ3MSJC5zaWduYWdlLm1lZGlhLnYxLkFkZEZpbGVUYWdzUmVxdWVzdBolLnNpZ25hZ2UubWVkaWEudjEuQWRkRmlsZVRhZ3NSZXNwb25zZSIryPMYBNDzGAGC0+STAh06BHRhZ3MiFS9hcGkvdjIvZmlsZS90YWdzL2FkZBKTAQoOUmVtb3ZlRmlsZVRhZ3MSJy5zaWduYWdlLm1lZGlhLnYxLlJlbW92ZUZpbGVUYWdzUmVxdWVzdBooLnNpZ25hZ2UubWVkaWEudjEuUmVtb3ZlRmlsZVRhZ3NSZXNwb25zZSIuyPMYBNDzGAGC0+STAiA6BHRhZ3MiGC9hcGkvdjIvZmlsZS90YWdzL3JlbW92ZRKHAQoLU2V0RmlsZVRhZ3MSJC5zaWduYWdlLm1lZGlhLnYxLlNldEZpbGVUYWdzUmVxdWVzdBolLnNpZ25hZ2UubWVkaWEudjEuU2V0RmlsZVRhZ3NSZXNwb25zZSIryPMYBNDzGAGC0+STAh06BHRhZ3MiFS9hcGkvdjIvZmlsZS90YWdzL3NldBKRAQoPU2V0RmlsZVZhbGlkaXR5Eiguc2lnbmFnZS5tZWRpYS52MS5TZXRGaWxlVmFsaWRpdHlSZXF1ZXN0Gikuc2lnbmFnZS5tZWRpYS52MS5TZXRGaWxlVmFsaWRpdHlSZXNwb25zZSIpyPMYBdDzGAGC0+STAhsiGS9hcGkvdjIvZmlsZS92YWxpZGl0eS9zZXRiBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_struct, file_signage_common_v1_list, file_signage_media_v1_file_folder, file_signage_options_v1_options]);
+  fileDesc("ChtzaWduYWdlL21lZGlhL3YxL2ZpbGUucHJvdG8SEHNpZ25hZ2UubWVkaWEudjEiRwoLRmlsZUNyZWF0b3ISEgoFZW1haWwYASABKAlIAIgBARIRCgRuYW1lGAIgASgJSAGIAQFCCAoGX2VtYWlsQgcKBV9uYW1lIkEKC0ZpbGVUZWFtUmVmEg8KAmlkGAEgASgJSACIAQESEQoEbmFtZRgCIAEoCUgBiAEBQgUKA19pZEIHCgVfbmFtZSJ1ChJGaWxlVGVhbUFzc2lnbm1lbnQSFgoJcmVhZF9vbmx5GAEgASgISACIAQESMAoEdGVhbRgCIAEoCzIdLnNpZ25hZ2UubWVkaWEudjEuRmlsZVRlYW1SZWZIAYgBAUIMCgpfcmVhZF9vbmx5QgcKBV90ZWFtItEOCgRGaWxlEgoKAmlkGAEgASgJEhEKBG5hbWUYAiABKAlIAIgBARIZCgxjb250ZW50X3R5cGUYAyABKAlIAYgBARIRCgRzaXplGAQgASgDSAKIAQESEgoFd2lkdGgYBSABKAVIA4gBARITCgZoZWlnaHQYBiABKAVIBIgBARIYCgtjcmVhdGVfZGF0ZRgHIAEoA0gFiAEBEhoKDWNyZWF0b3JfZW1haWwYCCABKAlIBogBARIzCgdjcmVhdG9yGAkgASgLMh0uc2lnbmFnZS5tZWRpYS52MS5GaWxlQ3JlYXRvckgHiAEBEhgKC2N1c3RvbWVyX2lkGAogASgDSAiIAQESGwoOZmlsZV9mb2xkZXJfaWQYCyABKAlICYgBARIdChBmaWxlX2ZvbGRlcl9wYXRoGAwgASgJSAqIAQESFQoIbG9jYXRpb24YDSABKAlIC4gBARIWCgl0aHVtYm5haWwYDiABKAlIDIgBARIZCgxwcmV2aWV3X3BhdGgYDyABKAlIDYgBARIaCg1jcmNfY2hlY2tfc3VtGBAgASgJSA6IAQESFwoKdmFsaWRfZnJvbRgRIAEoA0gPiAEBEhUKCHZhbGlkX3RvGBIgASgDSBCIAQESIQoUZmlsZV9tdXRhYmlsaXR5X3R5cGUYEyABKAlIEYgBARIMCgR0YWdzGBQgAygJEi8KCW1ldGFfZGF0YRgVIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIEogBARISCgVtdXRlZBgWIAEoCEgTiAEBEiUKGGxhc3RfcHJldmlld191cGxvYWRfdGltZRgXIAEoA0gUiAEBEhYKCXJlYWRfb25seRgYIAEoCEgViAEBEhgKC29yaWVudGF0aW9uGBkgASgJSBaIAQESGgoNaXNfYWxwaGFfZmlsZRgaIAEoCEgXiAEBEhkKDGlzX2JldGFfZmlsZRgbIAEoCEgYiAEBEj4KGGFscGhhX2RyaXZlX2ZpbGVfZGV0YWlscxgcIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIGYgBARI9ChdiZXRhX2RyaXZlX2ZpbGVfZGV0YWlscxgdIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIGogBARI3ChFkdXBsaWNhdGVfZGV0YWlscxgeIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIG4gBARIzCg11c2FnZV9kZXRhaWxzGB8gASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgciAEBEjwKFmNhbXBhaWduX3VzYWdlX2RldGFpbHMYICABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SB2IAQESRgogdG9wX2xldmVsX2NhbXBhaWduX3VzYWdlX2RldGFpbHMYISABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SB6IAQESOwoVbWVzc2FnZV91c2FnZV9kZXRhaWxzGCIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgfiAEBEhEKBHR5cGUYIyABKAlIIIgBARIYCgt1cGRhdGVfZGF0ZRgkIAEoA0ghiAEBEj4KEHRlYW1fYXNzaWdubWVudHMYJSADKAsyJC5zaWduYWdlLm1lZGlhLnYxLkZpbGVUZWFtQXNzaWdubWVudEIHCgVfbmFtZUIPCg1fY29udGVudF90eXBlQgcKBV9zaXplQggKBl93aWR0aEIJCgdfaGVpZ2h0Qg4KDF9jcmVhdGVfZGF0ZUIQCg5fY3JlYXRvcl9lbWFpbEIKCghfY3JlYXRvckIOCgxfY3VzdG9tZXJfaWRCEQoPX2ZpbGVfZm9sZGVyX2lkQhMKEV9maWxlX2ZvbGRlcl9wYXRoQgsKCV9sb2NhdGlvbkIMCgpfdGh1bWJuYWlsQg8KDV9wcmV2aWV3X3BhdGhCEAoOX2NyY19jaGVja19zdW1CDQoLX3ZhbGlkX2Zyb21CCwoJX3ZhbGlkX3RvQhcKFV9maWxlX211dGFiaWxpdHlfdHlwZUIMCgpfbWV0YV9kYXRhQggKBl9tdXRlZEIbChlfbGFzdF9wcmV2aWV3X3VwbG9hZF90aW1lQgwKCl9yZWFkX29ubHlCDgoMX29yaWVudGF0aW9uQhAKDl9pc19hbHBoYV9maWxlQg8KDV9pc19iZXRhX2ZpbGVCGwoZX2FscGhhX2RyaXZlX2ZpbGVfZGV0YWlsc0IaChhfYmV0YV9kcml2ZV9maWxlX2RldGFpbHNCFAoSX2R1cGxpY2F0ZV9kZXRhaWxzQhAKDl91c2FnZV9kZXRhaWxzQhkKF19jYW1wYWlnbl91c2FnZV9kZXRhaWxzQiMKIV90b3BfbGV2ZWxfY2FtcGFpZ25fdXNhZ2VfZGV0YWlsc0IYChZfbWVzc2FnZV91c2FnZV9kZXRhaWxzQgcKBV90eXBlQg4KDF91cGRhdGVfZGF0ZSKlDwoRRmlsZVN1bW1hcnlGb2xkZXISCgoCaWQYASABKAkSEQoEbmFtZRgCIAEoCUgAiAEBEhgKC2N1c3RvbWVyX2lkGAMgASgDSAGIAQESLwoJcGFyZW50X2lkGAQgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlQgTw+RgBEh0KEGZpbGVfZm9sZGVyX3BhdGgYBSABKAlIAogBARIdChBmaWxlX2ZvbGRlcl90eXBlGAYgASgFSAOIAQESFgoJc3luY190eXBlGAcgASgJSASIAQESIgoVaXNfcm9vdF9zeW5jZWRfZm9sZGVyGAggASgISAWIAQESIwoWaXNfc3luY2VkX2FscGhhX2ZvbGRlchgJIAEoCEgGiAEBEiIKFWlzX3N5bmNlZF9iZXRhX2ZvbGRlchgKIAEoCEgHiAEBEiMKFmlzX3N5bmNlZF9nYW1tYV9mb2xkZXIYCyABKAhICIgBARIgChNhbHBoYV9jcmVkZW50aWFsX2lkGAwgASgJSAmIAQESGwoOYmV0YV90ZW5hbnRfaWQYDSABKAlICogBARIgChNnYW1tYV9jcmVkZW50aWFsX2lkGA4gASgJSAuIAQESFgoJYXV0b19zeW5jGA8gASgISAyIAQESFgoJbGFzdF9zeW5jGBAgASgDSA2IAQESGAoLbGFzdF9jaGFuZ2UYESABKANIDogBARIXCgpsYXN0X2Vycm9yGBIgASgDSA+IAQESHgoRbmV4dF9yZWZyZXNoX3RpbWUYEyABKANIEIgBARIfChJzeW5jX2Vycm9yX2NvdW50ZXIYFCABKAVIEYgBARIjChZjbGVhbnVwX291dGRhdGVkX2ZpbGVzGBUgASgISBKIAQESHAoPcXVpY2tfZmlsdGVyX2lkGBYgASgJSBOIAQESFwoKZmlsZV9jb3VudBgXIAEoA0gUiAEBEhYKCXJlYWRfb25seRgYIAEoCEgViAEBEiEKFGZpcnN0X2ZpbGVfdGh1bWJuYWlsGBkgASgJSBaIAQESQAoaYWxwaGFfZHJpdmVfZm9sZGVyX2RldGFpbHMYGiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SBeIAQESPwoZYmV0YV9kcml2ZV9mb2xkZXJfZGV0YWlscxgbIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIGIgBARI6ChRnYW1tYV9mb2xkZXJfZGV0YWlscxgcIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIGYgBARI8ChZjYW1wYWlnbl91c2FnZV9kZXRhaWxzGB0gASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgaiAEBEkYKIHRvcF9sZXZlbF9jYW1wYWlnbl91c2FnZV9kZXRhaWxzGB4gASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgbiAEBEjsKFW1lc3NhZ2VfdXNhZ2VfZGV0YWlscxgfIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIHIgBARIzCg11c2FnZV9kZXRhaWxzGCAgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgdiAEBEhgKC2NyZWF0ZV9kYXRlGCEgASgDSB6IAQESNAoQdGVhbV9hc3NpZ25tZW50cxgiIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5MaXN0VmFsdWVCBwoFX25hbWVCDgoMX2N1c3RvbWVyX2lkQhMKEV9maWxlX2ZvbGRlcl9wYXRoQhMKEV9maWxlX2ZvbGRlcl90eXBlQgwKCl9zeW5jX3R5cGVCGAoWX2lzX3Jvb3Rfc3luY2VkX2ZvbGRlckIZChdfaXNfc3luY2VkX2FscGhhX2ZvbGRlckIYChZfaXNfc3luY2VkX2JldGFfZm9sZGVyQhkKF19pc19zeW5jZWRfZ2FtbWFfZm9sZGVyQhYKFF9hbHBoYV9jcmVkZW50aWFsX2lkQhEKD19iZXRhX3RlbmFudF9pZEIWChRfZ2FtbWFfY3JlZGVudGlhbF9pZEIMCgpfYXV0b19zeW5jQgwKCl9sYXN0X3N5bmNCDgoMX2xhc3RfY2hhbmdlQg0KC19sYXN0X2Vycm9yQhQKEl9uZXh0X3JlZnJlc2hfdGltZUIVChNfc3luY19lcnJvcl9jb3VudGVyQhkKF19jbGVhbnVwX291dGRhdGVkX2ZpbGVzQhIKEF9xdWlja19maWx0ZXJfaWRCDQoLX2ZpbGVfY291bnRCDAoKX3JlYWRfb25seUIXChVfZmlyc3RfZmlsZV90aHVtYm5haWxCHQobX2FscGhhX2RyaXZlX2ZvbGRlcl9kZXRhaWxzQhwKGl9iZXRhX2RyaXZlX2ZvbGRlcl9kZXRhaWxzQhcKFV9nYW1tYV9mb2xkZXJfZGV0YWlsc0IZChdfY2FtcGFpZ25fdXNhZ2VfZGV0YWlsc0IjCiFfdG9wX2xldmVsX2NhbXBhaWduX3VzYWdlX2RldGFpbHNCGAoWX21lc3NhZ2VfdXNhZ2VfZGV0YWlsc0IQCg5fdXNhZ2VfZGV0YWlsc0IOCgxfY3JlYXRlX2RhdGUi7g4KD0ZpbGVTdW1tYXJ5RmlsZRIKCgJpZBgBIAEoCRIRCgRuYW1lGAIgASgJSACIAQESGQoMY29udGVudF90eXBlGAMgASgJSAGIAQESEQoEc2l6ZRgEIAEoA0gCiAEBEhIKBXdpZHRoGAUgASgFSAOIAQESEwoGaGVpZ2h0GAYgASgFSASIAQESGAoLY3JlYXRlX2RhdGUYByABKANIBYgBARIaCg1jcmVhdG9yX2VtYWlsGAggASgJSAaIAQESMwoHY3JlYXRvchgJIAEoCzIdLnNpZ25hZ2UubWVkaWEudjEuRmlsZUNyZWF0b3JIB4gBARIYCgtjdXN0b21lcl9pZBgKIAEoA0gIiAEBEhsKDmZpbGVfZm9sZGVyX2lkGAsgASgJSAmIAQESHQoQZmlsZV9mb2xkZXJfcGF0aBgMIAEoCUgKiAEBEhUKCGxvY2F0aW9uGA0gASgJSAuIAQESFgoJdGh1bWJuYWlsGA4gASgJSAyIAQESGQoMcHJldmlld19wYXRoGA8gASgJSA2IAQESGgoNY3JjX2NoZWNrX3N1bRgQIAEoCUgOiAEBEhcKCnZhbGlkX2Zyb20YESABKANID4gBARIVCgh2YWxpZF90bxgSIAEoA0gQiAEBEiEKFGZpbGVfbXV0YWJpbGl0eV90eXBlGBMgASgJSBGIAQESKAoEdGFncxgUIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5MaXN0VmFsdWUSLwoJbWV0YV9kYXRhGBUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgSiAEBEhIKBW11dGVkGBYgASgISBOIAQESJQoYbGFzdF9wcmV2aWV3X3VwbG9hZF90aW1lGBcgASgDSBSIAQESFgoJcmVhZF9vbmx5GBggASgISBWIAQESGAoLb3JpZW50YXRpb24YGSABKAlIFogBARIaCg1pc19hbHBoYV9maWxlGBogASgISBeIAQESGQoMaXNfYmV0YV9maWxlGBsgASgISBiIAQESPgoYYWxwaGFfZHJpdmVfZmlsZV9kZXRhaWxzGBwgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgZiAEBEj0KF2JldGFfZHJpdmVfZmlsZV9kZXRhaWxzGB0gASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgaiAEBEjcKEWR1cGxpY2F0ZV9kZXRhaWxzGB4gASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgbiAEBEjMKDXVzYWdlX2RldGFpbHMYHyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SByIAQESPAoWY2FtcGFpZ25fdXNhZ2VfZGV0YWlscxggIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIHYgBARJGCiB0b3BfbGV2ZWxfY2FtcGFpZ25fdXNhZ2VfZGV0YWlscxghIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIHogBARI7ChVtZXNzYWdlX3VzYWdlX2RldGFpbHMYIiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SB+IAQESEQoEdHlwZRgjIAEoCUggiAEBEhgKC3VwZGF0ZV9kYXRlGCQgASgDSCGIAQESNAoQdGVhbV9hc3NpZ25tZW50cxglIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5MaXN0VmFsdWVCBwoFX25hbWVCDwoNX2NvbnRlbnRfdHlwZUIHCgVfc2l6ZUIICgZfd2lkdGhCCQoHX2hlaWdodEIOCgxfY3JlYXRlX2RhdGVCEAoOX2NyZWF0b3JfZW1haWxCCgoIX2NyZWF0b3JCDgoMX2N1c3RvbWVyX2lkQhEKD19maWxlX2ZvbGRlcl9pZEITChFfZmlsZV9mb2xkZXJfcGF0aEILCglfbG9jYXRpb25CDAoKX3RodW1ibmFpbEIPCg1fcHJldmlld19wYXRoQhAKDl9jcmNfY2hlY2tfc3VtQg0KC192YWxpZF9mcm9tQgsKCV92YWxpZF90b0IXChVfZmlsZV9tdXRhYmlsaXR5X3R5cGVCDAoKX21ldGFfZGF0YUIICgZfbXV0ZWRCGwoZX2xhc3RfcHJldmlld191cGxvYWRfdGltZUIMCgpfcmVhZF9vbmx5Qg4KDF9vcmllbnRhdGlvbkIQCg5faXNfYWxwaGFfZmlsZUIPCg1faXNfYmV0YV9maWxlQhsKGV9hbHBoYV9kcml2ZV9maWxlX2RldGFpbHNCGgoYX2JldGFfZHJpdmVfZmlsZV9kZXRhaWxzQhQKEl9kdXBsaWNhdGVfZGV0YWlsc0IQCg5fdXNhZ2VfZGV0YWlsc0IZChdfY2FtcGFpZ25fdXNhZ2VfZGV0YWlsc0IjCiFfdG9wX2xldmVsX2NhbXBhaWduX3VzYWdlX2RldGFpbHNCGAoWX21lc3NhZ2VfdXNhZ2VfZGV0YWlsc0IHCgVfdHlwZUIOCgxfdXBkYXRlX2RhdGUilwIKCkZpbGVVcGRhdGUSEQoEbmFtZRgBIAEoCUgAiAEBEi8KCW1ldGFfZGF0YRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIAYgBARISCgVtdXRlZBgGIAEoCEgCiAEBEioKCnZhbGlkX2Zyb20YByABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSKAoIdmFsaWRfdG8YCCABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSKAoEdGFncxgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5MaXN0VmFsdWVCBwoFX25hbWVCDAoKX21ldGFfZGF0YUIICgZfbXV0ZWRKBAgCEANKBAgDEARKBAgEEAUiaQoQTGlzdEZpbGVzUmVxdWVzdBIrCgVxdWVyeRgBIAEoCzIcLnNpZ25hZ2UuY29tbW9uLnYxLkxpc3RRdWVyeRIYCgtjdXN0b21lcl9pZBgCIAEoA0gAiAEBQg4KDF9jdXN0b21lcl9pZCJnChFMaXN0RmlsZXNSZXNwb25zZRInCgdjb250ZW50GAEgAygLMhYuc2lnbmFnZS5tZWRpYS52MS5GaWxlEikKBHBhZ2UYAiABKAsyGy5zaWduYWdlLmNvbW1vbi52MS5QYWdlSW5mbyJQChFVcGRhdGVGaWxlUmVxdWVzdBIPCgdmaWxlX2lkGAEgASgJEioKBGZpbGUYAiABKAsyHC5zaWduYWdlLm1lZGlhLnYxLkZpbGVVcGRhdGUiOgoSVXBkYXRlRmlsZVJlc3BvbnNlEiQKBGZpbGUYASABKAsyFi5zaWduYWdlLm1lZGlhLnYxLkZpbGUiNgoRUmVuYW1lRmlsZVJlcXVlc3QSDwoHZmlsZV9pZBgBIAEoCRIQCghuZXdfbmFtZRgCIAEoCSIUChJSZW5hbWVGaWxlUmVzcG9uc2UiYgoRRGVsZXRlRmlsZVJlcXVlc3QSDwoHZmlsZV9pZBgBIAEoCRIiChVyZW1vdmVfZnJvbV9wbGF5bGlzdHMYAiABKAhIAIgBAUIYChZfcmVtb3ZlX2Zyb21fcGxheWxpc3RzIhQKEkRlbGV0ZUZpbGVSZXNwb25zZSKDAQoPRmlsZVN1bW1hcnlJdGVtEjUKBmZvbGRlchgBIAEoCzIjLnNpZ25hZ2UubWVkaWEudjEuRmlsZVN1bW1hcnlGb2xkZXJIABIxCgRmaWxlGAIgASgLMiEuc2lnbmFnZS5tZWRpYS52MS5GaWxlU3VtbWFyeUZpbGVIAEIGCgRpdGVtIt8CChVHZXRGaWxlU3VtbWFyeVJlcXVlc3QSGAoLY3VzdG9tZXJfaWQYASABKANIAIgBARIaCg1mb2xkZXJfc2VhcmNoGAIgASgJSAGIAQESGAoLZmlsZV9zZWFyY2gYAyABKAlIAogBARIcCg9xdWlja19maWx0ZXJfaWQYBCABKAlIA4gBARIaCg1mb2xkZXJfc2VsZWN0GAUgASgJSASIAQESEQoEcGFnZRgGIAEoBUgFiAEBEhEKBHNpemUYByABKAVIBogBARIMCgRzb3J0GAggAygJEhMKBnNlbGVjdBgJIAEoCUgHiAEBQg4KDF9jdXN0b21lcl9pZEIQCg5fZm9sZGVyX3NlYXJjaEIOCgxfZmlsZV9zZWFyY2hCEgoQX3F1aWNrX2ZpbHRlcl9pZEIQCg5fZm9sZGVyX3NlbGVjdEIHCgVfcGFnZUIHCgVfc2l6ZUIJCgdfc2VsZWN0IncKFkdldEZpbGVTdW1tYXJ5UmVzcG9uc2USMgoHY29udGVudBgBIAMoCzIhLnNpZ25hZ2UubWVkaWEudjEuRmlsZVN1bW1hcnlJdGVtEikKBHBhZ2UYAiABKAsyGy5zaWduYWdlLmNvbW1vbi52MS5QYWdlSW5mbyJHChtHZXRTdG9yYWdlU3RhdGlzdGljc1JlcXVlc3QSGAoLY3VzdG9tZXJfaWQYASABKANIAIgBAUIOCgxfY3VzdG9tZXJfaWQi1QEKHEdldFN0b3JhZ2VTdGF0aXN0aWNzUmVzcG9uc2USPAocdG90YWxfYXZhaWxhYmxlX3N0b3JhZ2Vfc2l6ZRgBIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRIfChd0b3RhbF91c2VkX3N0b3JhZ2Vfc2l6ZRgCIAEoAxItCiV1c2VkX2RhdGFzb3VyY2VfcmVzb3VyY2Vfc3RvcmFnZV9zaXplGAMgASgDEicKH3VzZWRfdXBsb2FkZWRfZmlsZV9zdG9yYWdlX3NpemUYBCABKAMijwIKG1JlcGxhY2VGaWxlUmVmZXJlbmNlUmVxdWVzdBIYCgtjdXN0b21lcl9pZBgBIAEoA0gAiAEBEhoKEmZpbGVfaWRfdG9fcmVwbGFjZRgCIAEoCRIWCg5zb3VyY2VfZmlsZV9pZBgDIAEoCRIcCg9yZW1vdmVfb2xkX2ZpbGUYBCABKAhIAYgBARJHChR0ZWFtX2Fzc2lnbm1lbnRfbW9kZRgFIAEoDjIkLnNpZ25hZ2UubWVkaWEudjEuVGVhbUFzc2lnbm1lbnRNb2RlSAKIAQFCDgoMX2N1c3RvbWVyX2lkQhIKEF9yZW1vdmVfb2xkX2ZpbGVCFwoVX3RlYW1fYXNzaWdubWVudF9tb2RlIh4KHFJlcGxhY2VGaWxlUmVmZXJlbmNlUmVzcG9uc2UibAoSQWRkRmlsZVRhZ3NSZXF1ZXN0EhgKC2N1c3RvbWVyX2lkGAEgASgDSACIAQESEwoGc2VhcmNoGAIgASgJSAGIAQESDAoEdGFncxgDIAMoCUIOCgxfY3VzdG9tZXJfaWRCCQoHX3NlYXJjaCIVChNBZGRGaWxlVGFnc1Jlc3BvbnNlIm8KFVJlbW92ZUZpbGVUYWdzUmVxdWVzdBIYCgtjdXN0b21lcl9pZBgBIAEoA0gAiAEBEhMKBnNlYXJjaBgCIAEoCUgBiAEBEgwKBHRhZ3MYAyADKAlCDgoMX2N1c3RvbWVyX2lkQgkKB19zZWFyY2giGAoWUmVtb3ZlRmlsZVRhZ3NSZXNwb25zZSJsChJTZXRGaWxlVGFnc1JlcXVlc3QSGAoLY3VzdG9tZXJfaWQYASABKANIAIgBARITCgZzZWFyY2gYAiABKAlIAYgBARIMCgR0YWdzGAMgAygJQg4KDF9jdXN0b21lcl9pZEIJCgdfc2VhcmNoIhUKE1NldEZpbGVUYWdzUmVzcG9uc2UirgEKFlNldEZpbGVWYWxpZGl0eVJlcXVlc3QSGAoLY3VzdG9tZXJfaWQYASABKANIAIgBARITCgZzZWFyY2gYAiABKAlIAYgBARIXCgp2YWxpZF9mcm9tGAMgASgDSAKIAQESFQoIdmFsaWRfdG8YBCABKANIA4gBAUIOCgxfY3VzdG9tZXJfaWRCCQoHX3NlYXJjaEINCgtfdmFsaWRfZnJvbUILCglfdmFsaWRfdG8iGQoXU2V0RmlsZVZhbGlkaXR5UmVzcG9uc2UqpAEKElRlYW1Bc3NpZ25tZW50TW9kZRIkCiBURUFNX0FTU0lHTk1FTlRfTU9ERV9VTlNQRUNJRklFRBAAEh4KGlRFQU1fQVNTSUdOTUVOVF9NT0RFX01FUkdFEAESIgoeVEVBTV9BU1NJR05NRU5UX01PREVfT1ZFUldSSVRFEAISJAogVEVBTV9BU1NJR05NRU5UX01PREVfS0VFUF9UQVJHRVQQAzKiDAoLRmlsZVNlcnZpY2USdwoJTGlzdEZpbGVzEiIuc2lnbmFnZS5tZWRpYS52MS5MaXN0RmlsZXNSZXF1ZXN0GiMuc2lnbmFnZS5tZWRpYS52MS5MaXN0RmlsZXNSZXNwb25zZSIhyPMYA9DzGAHg8xjoB4LT5JMCDhIML2FwaS92Mi9maWxlEoQBCgpVcGRhdGVGaWxlEiMuc2lnbmFnZS5tZWRpYS52MS5VcGRhdGVGaWxlUmVxdWVzdBokLnNpZ25hZ2UubWVkaWEudjEuVXBkYXRlRmlsZVJlc3BvbnNlIivI8xgEgtPkkwIhOgRmaWxlYgRmaWxlGhMvYXBpL2ZpbGUve2ZpbGVfaWR9EnUKClJlbmFtZUZpbGUSIy5zaWduYWdlLm1lZGlhLnYxLlJlbmFtZUZpbGVSZXF1ZXN0GiQuc2lnbmFnZS5tZWRpYS52MS5SZW5hbWVGaWxlUmVzcG9uc2UiHMjzGASC0+STAhIiEC9hcGkvZmlsZS9yZW5hbWUSeAoKRGVsZXRlRmlsZRIjLnNpZ25hZ2UubWVkaWEudjEuRGVsZXRlRmlsZVJlcXVlc3QaJC5zaWduYWdlLm1lZGlhLnYxLkRlbGV0ZUZpbGVSZXNwb25zZSIfyPMYBILT5JMCFSoTL2FwaS9maWxlL3tmaWxlX2lkfRKTAQoOR2V0RmlsZVN1bW1hcnkSJy5zaWduYWdlLm1lZGlhLnYxLkdldEZpbGVTdW1tYXJ5UmVxdWVzdBooLnNpZ25hZ2UubWVkaWEudjEuR2V0RmlsZVN1bW1hcnlSZXNwb25zZSIuyPMYA9DzGAHg8xjoB4LT5JMCGxIZL2FwaS92Mi9maWxlL3ZpZXcvc3VtbWFyeRKlAQoUR2V0U3RvcmFnZVN0YXRpc3RpY3MSLS5zaWduYWdlLm1lZGlhLnYxLkdldFN0b3JhZ2VTdGF0aXN0aWNzUmVxdWVzdBouLnNpZ25hZ2UubWVkaWEudjEuR2V0U3RvcmFnZVN0YXRpc3RpY3NSZXNwb25zZSIuyPMYA9DzGAGC0+STAiASHi9hcGkvdjIvZmlsZS9zdG9yYWdlU3RhdGlzdGljcxKlAQoUUmVwbGFjZUZpbGVSZWZlcmVuY2USLS5zaWduYWdlLm1lZGlhLnYxLlJlcGxhY2VGaWxlUmVmZXJlbmNlUmVxdWVzdBouLnNpZ25hZ2UubWVkaWEudjEuUmVwbGFjZUZpbGVSZWZlcmVuY2VSZXNwb25zZSIuyPMYBdDzGAGC0+STAiAaHi9hcGkvZmlsZS9yZXBsYWNlRmlsZVJlZmVyZW5jZRKHAQoLQWRkRmlsZVRhZ3MSJC5zaWduYWdlLm1lZGlhLnYxLkFkZEZpbGVUYWdzUmVxdWVzdBolLnNpZ25hZ2UubWVkaWEudjEuQWRkRmlsZVRhZ3NSZXNwb25zZSIryPMYBNDzGAGC0+STAh06BHRhZ3MiFS9hcGkvdjIvZmlsZS90YWdzL2FkZBKTAQoOUmVtb3ZlRmlsZVRhZ3MSJy5zaWduYWdlLm1lZGlhLnYxLlJlbW92ZUZpbGVUYWdzUmVxdWVzdBooLnNpZ25hZ2UubWVkaWEudjEuUmVtb3ZlRmlsZVRhZ3NSZXNwb25zZSIuyPMYBNDzGAGC0+STAiA6BHRhZ3MiGC9hcGkvdjIvZmlsZS90YWdzL3JlbW92ZRKHAQoLU2V0RmlsZVRhZ3MSJC5zaWduYWdlLm1lZGlhLnYxLlNldEZpbGVUYWdzUmVxdWVzdBolLnNpZ25hZ2UubWVkaWEudjEuU2V0RmlsZVRhZ3NSZXNwb25zZSIryPMYBNDzGAGC0+STAh06BHRhZ3MiFS9hcGkvdjIvZmlsZS90YWdzL3NldBKRAQoPU2V0RmlsZVZhbGlkaXR5Eiguc2lnbmFnZS5tZWRpYS52MS5TZXRGaWxlVmFsaWRpdHlSZXF1ZXN0Gikuc2lnbmFnZS5tZWRpYS52MS5TZXRGaWxlVmFsaWRpdHlSZXNwb25zZSIpyPMYBdDzGAGC0+STAhsiGS9hcGkvdjIvZmlsZS92YWxpZGl0eS9zZXRiBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_struct, file_signage_common_v1_list, file_signage_options_v1_options]);
 
 /**
  * @generated from message signage.media.v1.FileCreator
@@ -290,6 +288,403 @@ export const FileSchema: GenMessage<File> = /*@__PURE__*/
   messageDesc(file_signage_media_v1_file, 3);
 
 /**
+ * A folder row of the summary: the same fields as FileFolder, but teamAssignments
+ * is a ListValue, unset (left out) when `folderSelect` did not name it.
+ *
+ * @generated from message signage.media.v1.FileSummaryFolder
+ */
+export type FileSummaryFolder = Message<"signage.media.v1.FileSummaryFolder"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: optional string name = 2;
+   */
+  name?: string | undefined;
+
+  /**
+   * @generated from field: optional int64 customer_id = 3;
+   */
+  customerId?: bigint | undefined;
+
+  /**
+   * "parentId | string | null only for the root folder": a string Value, or
+   * NullValue on the root so that responses outside a Page (breadcrumb, the
+   * moveBatchToFolder target) render null too; a Page renders an unset
+   * selected one as null (null_when_unset).
+   *
+   * @generated from field: google.protobuf.Value parent_id = 4;
+   */
+  parentId?: Value | undefined;
+
+  /**
+   * @generated from field: optional string file_folder_path = 5;
+   */
+  fileFolderPath?: string | undefined;
+
+  /**
+   * @generated from field: optional int32 file_folder_type = 6;
+   */
+  fileFolderType?: number | undefined;
+
+  /**
+   * @generated from field: optional string sync_type = 7;
+   */
+  syncType?: string | undefined;
+
+  /**
+   * @generated from field: optional bool is_root_synced_folder = 8;
+   */
+  isRootSyncedFolder?: boolean | undefined;
+
+  /**
+   * @generated from field: optional bool is_synced_alpha_folder = 9;
+   */
+  isSyncedAlphaFolder?: boolean | undefined;
+
+  /**
+   * @generated from field: optional bool is_synced_beta_folder = 10;
+   */
+  isSyncedBetaFolder?: boolean | undefined;
+
+  /**
+   * @generated from field: optional bool is_synced_gamma_folder = 11;
+   */
+  isSyncedGammaFolder?: boolean | undefined;
+
+  /**
+   * @generated from field: optional string alpha_credential_id = 12;
+   */
+  alphaCredentialId?: string | undefined;
+
+  /**
+   * @generated from field: optional string beta_tenant_id = 13;
+   */
+  betaTenantId?: string | undefined;
+
+  /**
+   * @generated from field: optional string gamma_credential_id = 14;
+   */
+  gammaCredentialId?: string | undefined;
+
+  /**
+   * @generated from field: optional bool auto_sync = 15;
+   */
+  autoSync?: boolean | undefined;
+
+  /**
+   * @generated from field: optional int64 last_sync = 16;
+   */
+  lastSync?: bigint | undefined;
+
+  /**
+   * @generated from field: optional int64 last_change = 17;
+   */
+  lastChange?: bigint | undefined;
+
+  /**
+   * @generated from field: optional int64 last_error = 18;
+   */
+  lastError?: bigint | undefined;
+
+  /**
+   * @generated from field: optional int64 next_refresh_time = 19;
+   */
+  nextRefreshTime?: bigint | undefined;
+
+  /**
+   * @generated from field: optional int32 sync_error_counter = 20;
+   */
+  syncErrorCounter?: number | undefined;
+
+  /**
+   * @generated from field: optional bool cleanup_outdated_files = 21;
+   */
+  cleanupOutdatedFiles?: boolean | undefined;
+
+  /**
+   * @generated from field: optional string quick_filter_id = 22;
+   */
+  quickFilterId?: string | undefined;
+
+  /**
+   * @generated from field: optional int64 file_count = 23;
+   */
+  fileCount?: bigint | undefined;
+
+  /**
+   * @generated from field: optional bool read_only = 24;
+   */
+  readOnly?: boolean | undefined;
+
+  /**
+   * @generated from field: optional string first_file_thumbnail = 25;
+   */
+  firstFileThumbnail?: string | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Struct alpha_drive_folder_details = 26;
+   */
+  alphaDriveFolderDetails?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Struct beta_drive_folder_details = 27;
+   */
+  betaDriveFolderDetails?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Struct gamma_folder_details = 28;
+   */
+  gammaFolderDetails?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Struct campaign_usage_details = 29;
+   */
+  campaignUsageDetails?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Struct top_level_campaign_usage_details = 30;
+   */
+  topLevelCampaignUsageDetails?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Struct message_usage_details = 31;
+   */
+  messageUsageDetails?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Struct usage_details = 32;
+   */
+  usageDetails?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional int64 create_date = 33;
+   */
+  createDate?: bigint | undefined;
+
+  /**
+   * "All team-enabled resources ... expose `teamAssignments`": `teamAssignments(readOnly,team(id,name))`.
+   *
+   * @generated from field: google.protobuf.ListValue team_assignments = 34;
+   */
+  teamAssignments?: ListValue | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.FileSummaryFolder.
+ * Use `create(FileSummaryFolderSchema)` to create a new message.
+ */
+export const FileSummaryFolderSchema: GenMessage<FileSummaryFolder> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file, 4);
+
+/**
+ * A file row of the summary. The same fields as File, but tags and
+ * teamAssignments are ListValues: unset (left out) when `select` did not name
+ * them, as in GET /api/v2/file, instead of a repeated field's [].
+ *
+ * @generated from message signage.media.v1.FileSummaryFile
+ */
+export type FileSummaryFile = Message<"signage.media.v1.FileSummaryFile"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: optional string name = 2;
+   */
+  name?: string | undefined;
+
+  /**
+   * @generated from field: optional string content_type = 3;
+   */
+  contentType?: string | undefined;
+
+  /**
+   * @generated from field: optional int64 size = 4;
+   */
+  size?: bigint | undefined;
+
+  /**
+   * @generated from field: optional int32 width = 5;
+   */
+  width?: number | undefined;
+
+  /**
+   * @generated from field: optional int32 height = 6;
+   */
+  height?: number | undefined;
+
+  /**
+   * @generated from field: optional int64 create_date = 7;
+   */
+  createDate?: bigint | undefined;
+
+  /**
+   * @generated from field: optional string creator_email = 8;
+   */
+  creatorEmail?: string | undefined;
+
+  /**
+   * @generated from field: optional signage.media.v1.FileCreator creator = 9;
+   */
+  creator?: FileCreator | undefined;
+
+  /**
+   * @generated from field: optional int64 customer_id = 10;
+   */
+  customerId?: bigint | undefined;
+
+  /**
+   * @generated from field: optional string file_folder_id = 11;
+   */
+  fileFolderId?: string | undefined;
+
+  /**
+   * @generated from field: optional string file_folder_path = 12;
+   */
+  fileFolderPath?: string | undefined;
+
+  /**
+   * @generated from field: optional string location = 13;
+   */
+  location?: string | undefined;
+
+  /**
+   * @generated from field: optional string thumbnail = 14;
+   */
+  thumbnail?: string | undefined;
+
+  /**
+   * @generated from field: optional string preview_path = 15;
+   */
+  previewPath?: string | undefined;
+
+  /**
+   * @generated from field: optional string crc_check_sum = 16;
+   */
+  crcCheckSum?: string | undefined;
+
+  /**
+   * @generated from field: optional int64 valid_from = 17;
+   */
+  validFrom?: bigint | undefined;
+
+  /**
+   * @generated from field: optional int64 valid_to = 18;
+   */
+  validTo?: bigint | undefined;
+
+  /**
+   * DYNAMIC occurs; other values are not shown in the document.
+   *
+   * @generated from field: optional string file_mutability_type = 19;
+   */
+  fileMutabilityType?: string | undefined;
+
+  /**
+   * @generated from field: google.protobuf.ListValue tags = 20;
+   */
+  tags?: ListValue | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Struct meta_data = 21;
+   */
+  metaData?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional bool muted = 22;
+   */
+  muted?: boolean | undefined;
+
+  /**
+   * @generated from field: optional int64 last_preview_upload_time = 23;
+   */
+  lastPreviewUploadTime?: bigint | undefined;
+
+  /**
+   * @generated from field: optional bool read_only = 24;
+   */
+  readOnly?: boolean | undefined;
+
+  /**
+   * @generated from field: optional string orientation = 25;
+   */
+  orientation?: string | undefined;
+
+  /**
+   * @generated from field: optional bool is_alpha_file = 26;
+   */
+  isAlphaFile?: boolean | undefined;
+
+  /**
+   * @generated from field: optional bool is_beta_file = 27;
+   */
+  isBetaFile?: boolean | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Struct alpha_drive_file_details = 28;
+   */
+  alphaDriveFileDetails?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Struct beta_drive_file_details = 29;
+   */
+  betaDriveFileDetails?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Struct duplicate_details = 30;
+   */
+  duplicateDetails?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Struct usage_details = 31;
+   */
+  usageDetails?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Struct campaign_usage_details = 32;
+   */
+  campaignUsageDetails?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Struct top_level_campaign_usage_details = 33;
+   */
+  topLevelCampaignUsageDetails?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Struct message_usage_details = 34;
+   */
+  messageUsageDetails?: JsonObject | undefined;
+
+  /**
+   * The file kind (filter `type`): IMAGE, VIDEO, AUDIO, FONT, DOCUMENT, DATA, OTHER.
+   *
+   * @generated from field: optional string type = 35;
+   */
+  type?: string | undefined;
+
+  /**
+   * @generated from field: optional int64 update_date = 36;
+   */
+  updateDate?: bigint | undefined;
+
+  /**
+   * @generated from field: google.protobuf.ListValue team_assignments = 37;
+   */
+  teamAssignments?: ListValue | undefined;
+};
+
+/**
+ * Describes the message signage.media.v1.FileSummaryFile.
+ * Use `create(FileSummaryFileSchema)` to create a new message.
+ */
+export const FileSummaryFileSchema: GenMessage<FileSummaryFile> = /*@__PURE__*/
+  messageDesc(file_signage_media_v1_file, 5);
+
+/**
  * Body of `PUT /api/file/{fileId}`: an omitted field is unchanged. validFrom and
  * validTo are Values so that JSON null (clears the bound) differs from absent;
  * an integer (Unix ms) sets the bound. tags is a ListValue so that [] (clears
@@ -334,7 +729,7 @@ export type FileUpdate = Message<"signage.media.v1.FileUpdate"> & {
  * Use `create(FileUpdateSchema)` to create a new message.
  */
 export const FileUpdateSchema: GenMessage<FileUpdate> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 4);
+  messageDesc(file_signage_media_v1_file, 6);
 
 /**
  * @generated from message signage.media.v1.ListFilesRequest
@@ -356,7 +751,7 @@ export type ListFilesRequest = Message<"signage.media.v1.ListFilesRequest"> & {
  * Use `create(ListFilesRequestSchema)` to create a new message.
  */
 export const ListFilesRequestSchema: GenMessage<ListFilesRequest> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 5);
+  messageDesc(file_signage_media_v1_file, 7);
 
 /**
  * @generated from message signage.media.v1.ListFilesResponse
@@ -378,7 +773,7 @@ export type ListFilesResponse = Message<"signage.media.v1.ListFilesResponse"> & 
  * Use `create(ListFilesResponseSchema)` to create a new message.
  */
 export const ListFilesResponseSchema: GenMessage<ListFilesResponse> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 6);
+  messageDesc(file_signage_media_v1_file, 8);
 
 /**
  * @generated from message signage.media.v1.UpdateFileRequest
@@ -400,7 +795,7 @@ export type UpdateFileRequest = Message<"signage.media.v1.UpdateFileRequest"> & 
  * Use `create(UpdateFileRequestSchema)` to create a new message.
  */
 export const UpdateFileRequestSchema: GenMessage<UpdateFileRequest> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 7);
+  messageDesc(file_signage_media_v1_file, 9);
 
 /**
  * @generated from message signage.media.v1.UpdateFileResponse
@@ -417,7 +812,7 @@ export type UpdateFileResponse = Message<"signage.media.v1.UpdateFileResponse"> 
  * Use `create(UpdateFileResponseSchema)` to create a new message.
  */
 export const UpdateFileResponseSchema: GenMessage<UpdateFileResponse> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 8);
+  messageDesc(file_signage_media_v1_file, 10);
 
 /**
  * @generated from message signage.media.v1.RenameFileRequest
@@ -439,7 +834,7 @@ export type RenameFileRequest = Message<"signage.media.v1.RenameFileRequest"> & 
  * Use `create(RenameFileRequestSchema)` to create a new message.
  */
 export const RenameFileRequestSchema: GenMessage<RenameFileRequest> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 9);
+  messageDesc(file_signage_media_v1_file, 11);
 
 /**
  * @generated from message signage.media.v1.RenameFileResponse
@@ -452,7 +847,7 @@ export type RenameFileResponse = Message<"signage.media.v1.RenameFileResponse"> 
  * Use `create(RenameFileResponseSchema)` to create a new message.
  */
 export const RenameFileResponseSchema: GenMessage<RenameFileResponse> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 10);
+  messageDesc(file_signage_media_v1_file, 12);
 
 /**
  * @generated from message signage.media.v1.DeleteFileRequest
@@ -474,7 +869,7 @@ export type DeleteFileRequest = Message<"signage.media.v1.DeleteFileRequest"> & 
  * Use `create(DeleteFileRequestSchema)` to create a new message.
  */
 export const DeleteFileRequestSchema: GenMessage<DeleteFileRequest> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 11);
+  messageDesc(file_signage_media_v1_file, 13);
 
 /**
  * @generated from message signage.media.v1.DeleteFileResponse
@@ -487,7 +882,7 @@ export type DeleteFileResponse = Message<"signage.media.v1.DeleteFileResponse"> 
  * Use `create(DeleteFileResponseSchema)` to create a new message.
  */
 export const DeleteFileResponseSchema: GenMessage<DeleteFileResponse> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 12);
+  messageDesc(file_signage_media_v1_file, 14);
 
 /**
  * One row of the summary: a folder or a file.
@@ -500,15 +895,15 @@ export type FileSummaryItem = Message<"signage.media.v1.FileSummaryItem"> & {
    */
   item: {
     /**
-     * @generated from field: signage.media.v1.FileFolder folder = 1;
+     * @generated from field: signage.media.v1.FileSummaryFolder folder = 1;
      */
-    value: FileFolder;
+    value: FileSummaryFolder;
     case: "folder";
   } | {
     /**
-     * @generated from field: signage.media.v1.File file = 2;
+     * @generated from field: signage.media.v1.FileSummaryFile file = 2;
      */
-    value: File;
+    value: FileSummaryFile;
     case: "file";
   } | { case: undefined; value?: undefined };
 };
@@ -518,7 +913,7 @@ export type FileSummaryItem = Message<"signage.media.v1.FileSummaryItem"> & {
  * Use `create(FileSummaryItemSchema)` to create a new message.
  */
 export const FileSummaryItemSchema: GenMessage<FileSummaryItem> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 13);
+  messageDesc(file_signage_media_v1_file, 15);
 
 /**
  * @generated from message signage.media.v1.GetFileSummaryRequest
@@ -575,7 +970,7 @@ export type GetFileSummaryRequest = Message<"signage.media.v1.GetFileSummaryRequ
  * Use `create(GetFileSummaryRequestSchema)` to create a new message.
  */
 export const GetFileSummaryRequestSchema: GenMessage<GetFileSummaryRequest> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 14);
+  messageDesc(file_signage_media_v1_file, 16);
 
 /**
  * @generated from message signage.media.v1.GetFileSummaryResponse
@@ -597,7 +992,7 @@ export type GetFileSummaryResponse = Message<"signage.media.v1.GetFileSummaryRes
  * Use `create(GetFileSummaryResponseSchema)` to create a new message.
  */
 export const GetFileSummaryResponseSchema: GenMessage<GetFileSummaryResponse> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 15);
+  messageDesc(file_signage_media_v1_file, 17);
 
 /**
  * @generated from message signage.media.v1.GetStorageStatisticsRequest
@@ -614,19 +1009,20 @@ export type GetStorageStatisticsRequest = Message<"signage.media.v1.GetStorageSt
  * Use `create(GetStorageStatisticsRequestSchema)` to create a new message.
  */
 export const GetStorageStatisticsRequestSchema: GenMessage<GetStorageStatisticsRequest> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 16);
+  messageDesc(file_signage_media_v1_file, 18);
 
 /**
- * Bytes. total_available_storage_size is unset when the customer's storage is
- * unlimited (storageSize null) or core cannot tell: unknown is not zero.
+ * Bytes. total_available_storage_size is a number Value, or NullValue (renders
+ * null) when the customer's storage is unlimited ("storageSize ... null =
+ * unlimited") or core cannot tell: unknown is not zero.
  *
  * @generated from message signage.media.v1.GetStorageStatisticsResponse
  */
 export type GetStorageStatisticsResponse = Message<"signage.media.v1.GetStorageStatisticsResponse"> & {
   /**
-   * @generated from field: optional int64 total_available_storage_size = 1;
+   * @generated from field: google.protobuf.Value total_available_storage_size = 1;
    */
-  totalAvailableStorageSize?: bigint | undefined;
+  totalAvailableStorageSize?: Value | undefined;
 
   /**
    * @generated from field: int64 total_used_storage_size = 2;
@@ -649,7 +1045,7 @@ export type GetStorageStatisticsResponse = Message<"signage.media.v1.GetStorageS
  * Use `create(GetStorageStatisticsResponseSchema)` to create a new message.
  */
 export const GetStorageStatisticsResponseSchema: GenMessage<GetStorageStatisticsResponse> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 17);
+  messageDesc(file_signage_media_v1_file, 19);
 
 /**
  * @generated from message signage.media.v1.ReplaceFileReferenceRequest
@@ -686,7 +1082,7 @@ export type ReplaceFileReferenceRequest = Message<"signage.media.v1.ReplaceFileR
  * Use `create(ReplaceFileReferenceRequestSchema)` to create a new message.
  */
 export const ReplaceFileReferenceRequestSchema: GenMessage<ReplaceFileReferenceRequest> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 18);
+  messageDesc(file_signage_media_v1_file, 20);
 
 /**
  * @generated from message signage.media.v1.ReplaceFileReferenceResponse
@@ -699,7 +1095,7 @@ export type ReplaceFileReferenceResponse = Message<"signage.media.v1.ReplaceFile
  * Use `create(ReplaceFileReferenceResponseSchema)` to create a new message.
  */
 export const ReplaceFileReferenceResponseSchema: GenMessage<ReplaceFileReferenceResponse> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 19);
+  messageDesc(file_signage_media_v1_file, 21);
 
 /**
  * @generated from message signage.media.v1.AddFileTagsRequest
@@ -726,7 +1122,7 @@ export type AddFileTagsRequest = Message<"signage.media.v1.AddFileTagsRequest"> 
  * Use `create(AddFileTagsRequestSchema)` to create a new message.
  */
 export const AddFileTagsRequestSchema: GenMessage<AddFileTagsRequest> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 20);
+  messageDesc(file_signage_media_v1_file, 22);
 
 /**
  * @generated from message signage.media.v1.AddFileTagsResponse
@@ -739,7 +1135,7 @@ export type AddFileTagsResponse = Message<"signage.media.v1.AddFileTagsResponse"
  * Use `create(AddFileTagsResponseSchema)` to create a new message.
  */
 export const AddFileTagsResponseSchema: GenMessage<AddFileTagsResponse> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 21);
+  messageDesc(file_signage_media_v1_file, 23);
 
 /**
  * @generated from message signage.media.v1.RemoveFileTagsRequest
@@ -766,7 +1162,7 @@ export type RemoveFileTagsRequest = Message<"signage.media.v1.RemoveFileTagsRequ
  * Use `create(RemoveFileTagsRequestSchema)` to create a new message.
  */
 export const RemoveFileTagsRequestSchema: GenMessage<RemoveFileTagsRequest> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 22);
+  messageDesc(file_signage_media_v1_file, 24);
 
 /**
  * @generated from message signage.media.v1.RemoveFileTagsResponse
@@ -779,7 +1175,7 @@ export type RemoveFileTagsResponse = Message<"signage.media.v1.RemoveFileTagsRes
  * Use `create(RemoveFileTagsResponseSchema)` to create a new message.
  */
 export const RemoveFileTagsResponseSchema: GenMessage<RemoveFileTagsResponse> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 23);
+  messageDesc(file_signage_media_v1_file, 25);
 
 /**
  * @generated from message signage.media.v1.SetFileTagsRequest
@@ -806,7 +1202,7 @@ export type SetFileTagsRequest = Message<"signage.media.v1.SetFileTagsRequest"> 
  * Use `create(SetFileTagsRequestSchema)` to create a new message.
  */
 export const SetFileTagsRequestSchema: GenMessage<SetFileTagsRequest> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 24);
+  messageDesc(file_signage_media_v1_file, 26);
 
 /**
  * @generated from message signage.media.v1.SetFileTagsResponse
@@ -819,7 +1215,7 @@ export type SetFileTagsResponse = Message<"signage.media.v1.SetFileTagsResponse"
  * Use `create(SetFileTagsResponseSchema)` to create a new message.
  */
 export const SetFileTagsResponseSchema: GenMessage<SetFileTagsResponse> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 25);
+  messageDesc(file_signage_media_v1_file, 27);
 
 /**
  * @generated from message signage.media.v1.SetFileValidityRequest
@@ -851,7 +1247,7 @@ export type SetFileValidityRequest = Message<"signage.media.v1.SetFileValidityRe
  * Use `create(SetFileValidityRequestSchema)` to create a new message.
  */
 export const SetFileValidityRequestSchema: GenMessage<SetFileValidityRequest> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 26);
+  messageDesc(file_signage_media_v1_file, 28);
 
 /**
  * @generated from message signage.media.v1.SetFileValidityResponse
@@ -864,7 +1260,7 @@ export type SetFileValidityResponse = Message<"signage.media.v1.SetFileValidityR
  * Use `create(SetFileValidityResponseSchema)` to create a new message.
  */
 export const SetFileValidityResponseSchema: GenMessage<SetFileValidityResponse> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 27);
+  messageDesc(file_signage_media_v1_file, 29);
 
 /**
  * @generated from enum signage.media.v1.TeamAssignmentMode
