@@ -62,7 +62,11 @@ describe("moveBatchToFolder into the root and isFileAndFolderCreationEnabledInRo
     const move = (token: string, target: string, body: { fileIds?: string[]; folderIds?: string[] }) =>
       lib.http.post("/api/fileFolder/moveBatchToFolder", { token, body: { targetFolder: { id: target }, ...body } });
 
-    const refused = await eventually(() => move(restricted.token, a.rootId, { folderIds: [sub.id] }), (r) => r.status === 403, "moving a folder into the root refused");
+    // Wait for media's replica of the setting: a move tried before it arrived would succeed (and really move).
+    const rootCreation = () => lib.knex("team_settings").where({ customer_id: a.id }).first();
+    await eventually(rootCreation, (row) => row?.file_creation_in_root_for_team_users === false, "setting replicated to media");
+    const refused = await move(restricted.token, a.rootId, { folderIds: [sub.id] });
+    expect(refused.status, refused.text).toBe(403);
     expect(refused.body.key).toBe("team.error.rootCreationDisabled");
     const fileRefused = await move(restricted.token, a.rootId, { fileIds: [file.id] });
     expect(fileRefused.status, fileRefused.text).toBe(403);
@@ -81,7 +85,9 @@ describe("moveBatchToFolder into the root and isFileAndFolderCreationEnabledInRo
     // Back to the default (true): the restricted user may move into the root again.
     await lib.http.put("/api/customer/settings/teams", { token: a.owner.token, body: { isFileAndFolderCreationEnabledInRootForTeamUsers: true } });
     await move(a.owner.token, teamFolder.id, { folderIds: [sub.id] });
-    const allowed = await eventually(() => move(restricted.token, a.rootId, { folderIds: [sub.id] }), (r) => r.status === 200, "moving into the root allowed again");
+    await eventually(rootCreation, (row) => row?.file_creation_in_root_for_team_users === true, "default replicated to media");
+    const allowed = await move(restricted.token, a.rootId, { folderIds: [sub.id] });
+    expect(allowed.status, allowed.text).toBe(200);
     expect(allowed.body.id).toBe(a.rootId);
   });
 });

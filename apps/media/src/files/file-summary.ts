@@ -6,8 +6,9 @@ import type { HandlerContext } from "@connectrpc/connect";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import { create, fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { ListValueSchema } from "@bufbuild/protobuf/wkt";
-import { FileFolderTeamAssignmentSchema, type FileFolder } from "@signage/contracts/signage/media/v1/file_folder_pb";
-import { FileSummaryFileSchema, FileSummaryFolderSchema, FileSummaryItemSchema, FileTeamAssignmentSchema, type File, type FileSummaryFile, type FileSummaryFolder, type FileSummaryItem, type GetFileSummaryRequest } from "@signage/contracts/signage/media/v1/file_pb";
+import type { FileFolder } from "@signage/contracts/signage/media/v1/file_folder_pb";
+import { ResourceTeamAssignmentSchema } from "@signage/contracts/signage/common/v1/teams_pb";
+import { FileSummaryFileSchema, FileSummaryFolderSchema, FileSummaryItemSchema, type File, type FileSummaryFile, type FileSummaryFolder, type FileSummaryItem, type GetFileSummaryRequest } from "@signage/contracts/signage/media/v1/file_pb";
 import { DEFAULT_PAGE_SIZE } from "@signage/query";
 import { listFolders } from "../folders/folder-list.js";
 import { listFiles } from "./file-list.js";
@@ -22,7 +23,7 @@ function summaryFolder(folder: FileFolder, selected: ReadonlySet<string>): FileS
   const carries = selected.size === 0 || selected.has("teamAssignments");
   return create(FileSummaryFolderSchema, {
     ...rest,
-    teamAssignments: carries ? fromJson(ListValueSchema, teamAssignments.map((a) => toJson(FileFolderTeamAssignmentSchema, a) as JsonValue)) : undefined,
+    teamAssignments: carries ? fromJson(ListValueSchema, teamAssignments.map((a) => toJson(ResourceTeamAssignmentSchema, a) as JsonValue)) : undefined,
   });
 }
 
@@ -37,7 +38,7 @@ function summaryFile(file: File, selected: ReadonlySet<string>): FileSummaryFile
   return create(FileSummaryFileSchema, {
     ...rest,
     tags: carries("tags") ? fromJson(ListValueSchema, tags) : undefined,
-    teamAssignments: carries("teamAssignments") ? fromJson(ListValueSchema, teamAssignments.map((a) => toJson(FileTeamAssignmentSchema, a) as JsonValue)) : undefined,
+    teamAssignments: carries("teamAssignments") ? fromJson(ListValueSchema, teamAssignments.map((a) => toJson(ResourceTeamAssignmentSchema, a) as JsonValue)) : undefined,
   });
 }
 
