@@ -49,6 +49,48 @@ function completeRows(item: DescMessage | undefined, content: Record<string, unk
   }
 }
 
+/**
+ * Outside a Page every field counts as selected: a `null_when_unset` field without a value
+ * renders null wherever its message appears (a breadcrumb's root folder, an unlimited size).
+ */
+const reachesNullable = new WeakMap<DescMessage, boolean>();
+
+function hasNullable(desc: DescMessage, visiting = new Set<DescMessage>()): boolean {
+  const known = reachesNullable.get(desc);
+  if (known !== undefined) return known;
+  if (visiting.has(desc)) return false;
+  visiting.add(desc);
+  const found = nullableOf(desc).length > 0 || desc.fields.some((f) => nestedMessage(f) !== undefined && hasNullable(nestedMessage(f)!, visiting));
+  visiting.delete(desc);
+  if (visiting.size === 0) reachesNullable.set(desc, found);
+  return found;
+}
+
+function nestedMessage(field: DescField): DescMessage | undefined {
+  if (field.fieldKind === "message" && !field.message.typeName.startsWith("google.protobuf.")) return field.message;
+  if (field.fieldKind === "list" && field.listKind === "message") return field.message;
+  return undefined;
+}
+
+function fillNulls(desc: DescMessage, json: unknown): void {
+  if (json === null || typeof json !== "object") return;
+  if (Array.isArray(json)) {
+    for (const item of json) fillNulls(desc, item);
+    return;
+  }
+  const row = json as Record<string, unknown>;
+  for (const field of nullableOf(desc)) if (row[field.jsonName] === undefined) row[field.jsonName] = null;
+  for (const field of desc.fields) {
+    const nested = nestedMessage(field);
+    if (nested && row[field.jsonName] !== undefined && hasNullable(nested)) fillNulls(nested, row[field.jsonName]);
+  }
+}
+
+function rendered(desc: DescMessage | undefined, json: unknown): unknown {
+  if (desc && hasNullable(desc)) fillNulls(desc, json);
+  return json;
+}
+
 /** `undefined` means "no body" (HTTP 204). */
 export function renderResponse(route: RestRoute, message: Record<string, unknown>): unknown {
   const output = route.method.output;
@@ -56,7 +98,7 @@ export function renderResponse(route: RestRoute, message: Record<string, unknown
     const field = output.fields.find((f) => f.name === route.responseBody);
     if (!field) throw new Error(`${output.typeName} has no field '${route.responseBody}'`);
     const value = message[field.localName];
-    return value === undefined ? null : fieldToRest(field, value);
+    return value === undefined ? null : rendered(nestedMessage(field), fieldToRest(field, value));
   }
   if (isPageResponse(output)) {
     const { content = [], page = {} } = messageToRest(output, message) as { content?: Record<string, unknown>[]; page?: Record<string, unknown> };
@@ -65,5 +107,5 @@ export function renderResponse(route: RestRoute, message: Record<string, unknown
     return { content, ...pageInfo };
   }
   if (output.fields.length === 0) return undefined;
-  return messageToRest(output, message);
+  return rendered(output, messageToRest(output, message));
 }

@@ -3,8 +3,6 @@
 // `storageSize` (core), null when unlimited or unknown; data source
 // resources are core's and count 0 until core reports them.
 import type { HandlerContext } from "@connectrpc/connect";
-import { create } from "@bufbuild/protobuf";
-import { NullValue, ValueSchema, type Value } from "@bufbuild/protobuf/wkt";
 import { requireAuth } from "@signage/auth";
 import { onBehalfOf, type Peers } from "@signage/runtime";
 import { CustomerService } from "@signage/contracts/signage/core/v1/customer_pb";
@@ -19,16 +17,11 @@ export async function storageStatistics(ctx: HandlerContext, deps: FileDeps, pee
   const uploaded = BigInt(used ?? 0);
   const datasource = 0n;
   return {
-    totalAvailableStorageSize: availableValue(await availableStorage(ctx, deps, peers, customerId)),
+    totalAvailableStorageSize: await availableStorage(ctx, deps, peers, customerId),
     totalUsedStorageSize: uploaded + datasource,
     usedDatasourceResourceStorageSize: datasource,
     usedUploadedFileStorageSize: uploaded,
   };
-}
-
-/** "storageSize | long | bytes, null = unlimited": a number, or null (not left out) when unlimited. */
-function availableValue(available: bigint | undefined): Value {
-  return create(ValueSchema, available === undefined ? { kind: { case: "nullValue", value: NullValue.NULL_VALUE } } : { kind: { case: "numberValue", value: Number(available) } });
 }
 
 /**

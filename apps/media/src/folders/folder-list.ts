@@ -2,8 +2,6 @@
 // (filtered folders' contents: filtered-folder-counts.ts).
 import type { HandlerContext } from "@connectrpc/connect";
 import type { Knex } from "knex";
-import { create } from "@bufbuild/protobuf";
-import { NullValue, ValueSchema } from "@bufbuild/protobuf/wkt";
 import { requireAuth, type AuthContext } from "@signage/auth";
 import { listRpc } from "@signage/runtime";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
@@ -23,9 +21,7 @@ export async function listFolders(ctx: HandlerContext, deps: FileDeps, query: Li
   const result = await listRpc(ctx, { knex: deps.knex, resource: fileFolderResource, message: FileFolderSchema, query: q, scope: auth.scope, extend, teams });
   const filteredFields = { fileCount: selectsField(select, "fileCount"), firstFileThumbnail: selectsField(select, "firstFileThumbnail") };
   await completeFilteredFolders(ctx, deps, result.content, filteredFields, teams);
-  const selected = new Set(result.page.selectedFields);
-  const rendersParent = selected.size === 0 || selected.has("parentId");
-  for (const folder of result.content) completeFolder(folder, auth, deps, rendersParent);
+  for (const folder of result.content) completeFolder(folder, auth, deps);
   return result;
 }
 
@@ -36,11 +32,7 @@ export async function readFolder(ctx: HandlerContext, deps: FileDeps, id: string
   return content[0];
 }
 
-/** "parentId ... null only for the root folder": NullValue, so that every response renders null, not only a Page. */
-const ROOT_PARENT = { kind: { case: "nullValue", value: NullValue.NULL_VALUE } } as const;
-
-export function completeFolder(folder: FileFolder, auth: AuthContext, deps: Pick<FileDeps, "urls">, rendersParent = false): void {
-  if (rendersParent && folder.parentId === undefined) folder.parentId = create(ValueSchema, ROOT_PARENT);
+export function completeFolder(folder: FileFolder, auth: AuthContext, deps: Pick<FileDeps, "urls">): void {
   if (folder.readOnly !== undefined) folder.readOnly = folder.readOnly || callerCannotWrite(auth);
   if (folder.firstFileThumbnail !== undefined) folder.firstFileThumbnail = deps.urls.urlOf(folder.firstFileThumbnail, "thumbnail");
 }
