@@ -37,8 +37,25 @@ function nullableOf(desc: DescMessage): DescField[] {
   return fields;
 }
 
+/**
+ * A row that is one of several kinds (a oneof of messages, e.g. the file summary's folder
+ * or file): each kind is completed by its own selection, given as `<kind>.<field>`.
+ */
+function completeKinds(item: DescMessage, content: Record<string, unknown>[], selected: ReadonlySet<string>): boolean {
+  const kinds = item.oneofs.length === 1 && item.fields.every((f) => f.oneof === item.oneofs[0] && f.fieldKind === "message") ? item.fields : undefined;
+  if (!kinds) return false;
+  for (const kind of kinds) {
+    const prefix = `${kind.jsonName}.`;
+    const own = new Set([...selected].filter((s) => s.startsWith(prefix)).map((s) => s.slice(prefix.length)));
+    const rows = content.map((row) => row[kind.jsonName]).filter((row): row is Record<string, unknown> => typeof row === "object" && row !== null);
+    if (kind.fieldKind === "message") completeRows(kind.message, rows, own);
+  }
+  return true;
+}
+
 function completeRows(item: DescMessage | undefined, content: Record<string, unknown>[], selected: ReadonlySet<string>): void {
   if (!item || content.length === 0) return;
+  if (completeKinds(item, content, selected)) return;
   const isSelected = (f: DescField) => selected.size === 0 || selected.has(f.jsonName);
   const unselectedLists = item.fields.filter((f) => (f.fieldKind === "list" || f.fieldKind === "map") && !isSelected(f)).map((f) => f.jsonName);
   const nullable = nullableOf(item).filter(isSelected).map((f) => f.jsonName);

@@ -4,11 +4,7 @@
 // each list as far as it knows the fields (summary-sort.ts).
 import type { HandlerContext } from "@connectrpc/connect";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
-import { create, fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
-import { ListValueSchema } from "@bufbuild/protobuf/wkt";
-import type { FileFolder } from "@signage/contracts/signage/media/v1/file_folder_pb";
-import { ResourceTeamAssignmentSchema } from "@signage/contracts/signage/common/v1/teams_pb";
-import { FileSummaryFileSchema, FileSummaryFolderSchema, FileSummaryItemSchema, type File, type FileSummaryFile, type FileSummaryFolder, type FileSummaryItem, type GetFileSummaryRequest } from "@signage/contracts/signage/media/v1/file_pb";
+import type { FileSummaryItem, GetFileSummaryRequest } from "@signage/contracts/signage/media/v1/file_pb";
 import { DEFAULT_PAGE_SIZE } from "@signage/query";
 import { listFolders } from "../folders/folder-list.js";
 import { listFiles } from "./file-list.js";
@@ -16,31 +12,6 @@ import { splitSummarySort } from "./summary-sort.js";
 import type { FileDeps } from "./file-deps.js";
 
 const MAX_SIZE = 1000;
-
-/** A folder row of the summary: teamAssignments only when the folder page carries it. */
-function summaryFolder(folder: FileFolder, selected: ReadonlySet<string>): FileSummaryFolder {
-  const { $typeName: _, teamAssignments, ...rest } = folder;
-  const carries = selected.size === 0 || selected.has("teamAssignments");
-  return create(FileSummaryFolderSchema, {
-    ...rest,
-    teamAssignments: carries ? fromJson(ListValueSchema, teamAssignments.map((a) => toJson(ResourceTeamAssignmentSchema, a) as JsonValue)) : undefined,
-  });
-}
-
-/**
- * A file row of the summary: tags and teamAssignments only when the page carries them
- * (`selected` empty = every field), as GET /api/v2/file renders them; never a [] that
- * claims "no tags" or "no teams" for a field that was not selected.
- */
-function summaryFile(file: File, selected: ReadonlySet<string>): FileSummaryFile {
-  const carries = (field: string) => selected.size === 0 || selected.has(field);
-  const { $typeName: _, tags, teamAssignments, ...rest } = file;
-  return create(FileSummaryFileSchema, {
-    ...rest,
-    tags: carries("tags") ? fromJson(ListValueSchema, tags) : undefined,
-    teamAssignments: carries("teamAssignments") ? fromJson(ListValueSchema, teamAssignments.map((a) => toJson(ResourceTeamAssignmentSchema, a) as JsonValue)) : undefined,
-  });
-}
 
 export async function fileSummary(ctx: HandlerContext, deps: FileDeps, req: GetFileSummaryRequest) {
   const page = req.page ?? 0;
@@ -52,21 +23,19 @@ export async function fileSummary(ctx: HandlerContext, deps: FileDeps, req: GetF
   const offset = page * size;
   const fileQuery = { sort: sort.files, search: req.fileSearch, select: req.select, quickFilterId: req.quickFilterId } as ListQuery;
 
-  const folderFields = new Set(folders.page.selectedFields);
-  const items: FileSummaryItem[] = folders.content.map((folder) => create(FileSummaryItemSchema, { item: { case: "folder", value: summaryFolder(folder, folderFields) } }));
+  const items: FileSummaryItem[] = folders.content.map((folder) => ({ item: { case: "folder", value: folder } }) as FileSummaryItem);
   const fileStart = Math.max(0, offset - folderTotal);
   const wanted = size - items.length;
   // Files from fileStart on: at most two pages of `size` cover that window.
   const firstPage = Math.floor(fileStart / size);
   const first = await listFiles(ctx, deps, { ...fileQuery, page: firstPage, size } as ListQuery);
-  const selected = new Set(first.page.selectedFields);
   const fileTotal = Number(first.page.totalElements);
   let files = first.content;
   const skip = fileStart - firstPage * size;
   if (wanted > 0 && skip + wanted > files.length && (firstPage + 1) * size < fileTotal) {
     files = files.concat((await listFiles(ctx, deps, { ...fileQuery, page: firstPage + 1, size } as ListQuery)).content);
   }
-  if (wanted > 0) for (const file of files.slice(skip, skip + wanted)) items.push(create(FileSummaryItemSchema, { item: { case: "file", value: summaryFile(file, selected) } }));
+  if (wanted > 0) for (const file of files.slice(skip, skip + wanted)) items.push({ item: { case: "file", value: file } } as FileSummaryItem);
 
   const total = folderTotal + fileTotal;
   const totalPages = Math.ceil(total / size);
@@ -80,6 +49,8 @@ export async function fileSummary(ctx: HandlerContext, deps: FileDeps, req: GetF
       totalPages,
       first: page === 0,
       last: page >= totalPages - 1,
+      // Per row kind (the gateway leaves out what a row's own list did not select).
+      selectedFields: [...folders.page.selectedFields.map((f) => `folder.${f}`), ...first.page.selectedFields.map((f) => `file.${f}`)],
     },
   };
 }

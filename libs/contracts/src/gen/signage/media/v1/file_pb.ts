@@ -11,6 +11,8 @@ import type { ListQuery, PageInfo } from "../../common/v1/list_pb.js";
 import { file_signage_common_v1_list } from "../../common/v1/list_pb.js";
 import type { ResourceTeamAssignment } from "../../common/v1/teams_pb.js";
 import { file_signage_common_v1_teams } from "../../common/v1/teams_pb.js";
+import type { FileFolder } from "./file_folder_pb.js";
+import { file_signage_media_v1_file_folder } from "./file_folder_pb.js";
 import { file_signage_options_v1_options } from "../../options/v1/options_pb.js";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
 
@@ -18,7 +20,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file signage/media/v1/file.proto.
  */
 export const file_signage_media_v1_file: GenFile = /*@__PURE__*/
-  fileDesc("ChtzaWduYWdlL21lZGlhL3YxL2ZpbGUucHJvdG8SEHNpZ25hZ2UubWVkaWEudjEiRwoLRmlsZUNyZWF0b3ISEgoFZW1haWwYASABKAlIAIgBARIRCgRuYW1lGAIgASgJSAGIAQFCCAoGX2VtYWlsQgcKBV9uYW1lItYOCgRGaWxlEgoKAmlkGAEgASgJEhEKBG5hbWUYAiABKAlIAIgBARIZCgxjb250ZW50X3R5cGUYAyABKAlIAYgBARIRCgRzaXplGAQgASgDSAKIAQESEgoFd2lkdGgYBSABKAVIA4gBARITCgZoZWlnaHQYBiABKAVIBIgBARIYCgtjcmVhdGVfZGF0ZRgHIAEoA0gFiAEBEhoKDWNyZWF0b3JfZW1haWwYCCABKAlIBogBARIzCgdjcmVhdG9yGAkgASgLMh0uc2lnbmFnZS5tZWRpYS52MS5GaWxlQ3JlYXRvckgHiAEBEhgKC2N1c3RvbWVyX2lkGAogASgDSAiIAQESGwoOZmlsZV9mb2xkZXJfaWQYCyABKAlICYgBARIdChBmaWxlX2ZvbGRlcl9wYXRoGAwgASgJSAqIAQESFQoIbG9jYXRpb24YDSABKAlIC4gBARIWCgl0aHVtYm5haWwYDiABKAlIDIgBARIZCgxwcmV2aWV3X3BhdGgYDyABKAlIDYgBARIaCg1jcmNfY2hlY2tfc3VtGBAgASgJSA6IAQESFwoKdmFsaWRfZnJvbRgRIAEoA0gPiAEBEhUKCHZhbGlkX3RvGBIgASgDSBCIAQESIQoUZmlsZV9tdXRhYmlsaXR5X3R5cGUYEyABKAlIEYgBARIMCgR0YWdzGBQgAygJEi8KCW1ldGFfZGF0YRgVIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIEogBARISCgVtdXRlZBgWIAEoCEgTiAEBEiUKGGxhc3RfcHJldmlld191cGxvYWRfdGltZRgXIAEoA0gUiAEBEhYKCXJlYWRfb25seRgYIAEoCEgViAEBEhgKC29yaWVudGF0aW9uGBkgASgJSBaIAQESGgoNaXNfYWxwaGFfZmlsZRgaIAEoCEgXiAEBEhkKDGlzX2JldGFfZmlsZRgbIAEoCEgYiAEBEj4KGGFscGhhX2RyaXZlX2ZpbGVfZGV0YWlscxgcIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIGYgBARI9ChdiZXRhX2RyaXZlX2ZpbGVfZGV0YWlscxgdIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIGogBARI3ChFkdXBsaWNhdGVfZGV0YWlscxgeIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIG4gBARIzCg11c2FnZV9kZXRhaWxzGB8gASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgciAEBEjwKFmNhbXBhaWduX3VzYWdlX2RldGFpbHMYICABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SB2IAQESRgogdG9wX2xldmVsX2NhbXBhaWduX3VzYWdlX2RldGFpbHMYISABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SB6IAQESOwoVbWVzc2FnZV91c2FnZV9kZXRhaWxzGCIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgfiAEBEhEKBHR5cGUYIyABKAlIIIgBARIYCgt1cGRhdGVfZGF0ZRgkIAEoA0ghiAEBEkMKEHRlYW1fYXNzaWdubWVudHMYJSADKAsyKS5zaWduYWdlLmNvbW1vbi52MS5SZXNvdXJjZVRlYW1Bc3NpZ25tZW50QgcKBV9uYW1lQg8KDV9jb250ZW50X3R5cGVCBwoFX3NpemVCCAoGX3dpZHRoQgkKB19oZWlnaHRCDgoMX2NyZWF0ZV9kYXRlQhAKDl9jcmVhdG9yX2VtYWlsQgoKCF9jcmVhdG9yQg4KDF9jdXN0b21lcl9pZEIRCg9fZmlsZV9mb2xkZXJfaWRCEwoRX2ZpbGVfZm9sZGVyX3BhdGhCCwoJX2xvY2F0aW9uQgwKCl90aHVtYm5haWxCDwoNX3ByZXZpZXdfcGF0aEIQCg5fY3JjX2NoZWNrX3N1bUINCgtfdmFsaWRfZnJvbUILCglfdmFsaWRfdG9CFwoVX2ZpbGVfbXV0YWJpbGl0eV90eXBlQgwKCl9tZXRhX2RhdGFCCAoGX211dGVkQhsKGV9sYXN0X3ByZXZpZXdfdXBsb2FkX3RpbWVCDAoKX3JlYWRfb25seUIOCgxfb3JpZW50YXRpb25CEAoOX2lzX2FscGhhX2ZpbGVCDwoNX2lzX2JldGFfZmlsZUIbChlfYWxwaGFfZHJpdmVfZmlsZV9kZXRhaWxzQhoKGF9iZXRhX2RyaXZlX2ZpbGVfZGV0YWlsc0IUChJfZHVwbGljYXRlX2RldGFpbHNCEAoOX3VzYWdlX2RldGFpbHNCGQoXX2NhbXBhaWduX3VzYWdlX2RldGFpbHNCIwohX3RvcF9sZXZlbF9jYW1wYWlnbl91c2FnZV9kZXRhaWxzQhgKFl9tZXNzYWdlX3VzYWdlX2RldGFpbHNCBwoFX3R5cGVCDgoMX3VwZGF0ZV9kYXRlIqAPChFGaWxlU3VtbWFyeUZvbGRlchIKCgJpZBgBIAEoCRIRCgRuYW1lGAIgASgJSACIAQESGAoLY3VzdG9tZXJfaWQYAyABKANIAYgBARIcCglwYXJlbnRfaWQYBCABKAlCBPD5GAFIAogBARIdChBmaWxlX2ZvbGRlcl9wYXRoGAUgASgJSAOIAQESHQoQZmlsZV9mb2xkZXJfdHlwZRgGIAEoBUgEiAEBEhYKCXN5bmNfdHlwZRgHIAEoCUgFiAEBEiIKFWlzX3Jvb3Rfc3luY2VkX2ZvbGRlchgIIAEoCEgGiAEBEiMKFmlzX3N5bmNlZF9hbHBoYV9mb2xkZXIYCSABKAhIB4gBARIiChVpc19zeW5jZWRfYmV0YV9mb2xkZXIYCiABKAhICIgBARIjChZpc19zeW5jZWRfZ2FtbWFfZm9sZGVyGAsgASgISAmIAQESIAoTYWxwaGFfY3JlZGVudGlhbF9pZBgMIAEoCUgKiAEBEhsKDmJldGFfdGVuYW50X2lkGA0gASgJSAuIAQESIAoTZ2FtbWFfY3JlZGVudGlhbF9pZBgOIAEoCUgMiAEBEhYKCWF1dG9fc3luYxgPIAEoCEgNiAEBEhYKCWxhc3Rfc3luYxgQIAEoA0gOiAEBEhgKC2xhc3RfY2hhbmdlGBEgASgDSA+IAQESFwoKbGFzdF9lcnJvchgSIAEoA0gQiAEBEh4KEW5leHRfcmVmcmVzaF90aW1lGBMgASgDSBGIAQESHwoSc3luY19lcnJvcl9jb3VudGVyGBQgASgFSBKIAQESIwoWY2xlYW51cF9vdXRkYXRlZF9maWxlcxgVIAEoCEgTiAEBEhwKD3F1aWNrX2ZpbHRlcl9pZBgWIAEoCUgUiAEBEhcKCmZpbGVfY291bnQYFyABKANIFYgBARIWCglyZWFkX29ubHkYGCABKAhIFogBARIhChRmaXJzdF9maWxlX3RodW1ibmFpbBgZIAEoCUgXiAEBEkAKGmFscGhhX2RyaXZlX2ZvbGRlcl9kZXRhaWxzGBogASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgYiAEBEj8KGWJldGFfZHJpdmVfZm9sZGVyX2RldGFpbHMYGyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SBmIAQESOgoUZ2FtbWFfZm9sZGVyX2RldGFpbHMYHCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SBqIAQESPAoWY2FtcGFpZ25fdXNhZ2VfZGV0YWlscxgdIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIG4gBARJGCiB0b3BfbGV2ZWxfY2FtcGFpZ25fdXNhZ2VfZGV0YWlscxgeIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIHIgBARI7ChVtZXNzYWdlX3VzYWdlX2RldGFpbHMYHyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SB2IAQESMwoNdXNhZ2VfZGV0YWlscxggIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIHogBARIYCgtjcmVhdGVfZGF0ZRghIAEoA0gfiAEBEjQKEHRlYW1fYXNzaWdubWVudHMYIiABKAsyGi5nb29nbGUucHJvdG9idWYuTGlzdFZhbHVlQgcKBV9uYW1lQg4KDF9jdXN0b21lcl9pZEIMCgpfcGFyZW50X2lkQhMKEV9maWxlX2ZvbGRlcl9wYXRoQhMKEV9maWxlX2ZvbGRlcl90eXBlQgwKCl9zeW5jX3R5cGVCGAoWX2lzX3Jvb3Rfc3luY2VkX2ZvbGRlckIZChdfaXNfc3luY2VkX2FscGhhX2ZvbGRlckIYChZfaXNfc3luY2VkX2JldGFfZm9sZGVyQhkKF19pc19zeW5jZWRfZ2FtbWFfZm9sZGVyQhYKFF9hbHBoYV9jcmVkZW50aWFsX2lkQhEKD19iZXRhX3RlbmFudF9pZEIWChRfZ2FtbWFfY3JlZGVudGlhbF9pZEIMCgpfYXV0b19zeW5jQgwKCl9sYXN0X3N5bmNCDgoMX2xhc3RfY2hhbmdlQg0KC19sYXN0X2Vycm9yQhQKEl9uZXh0X3JlZnJlc2hfdGltZUIVChNfc3luY19lcnJvcl9jb3VudGVyQhkKF19jbGVhbnVwX291dGRhdGVkX2ZpbGVzQhIKEF9xdWlja19maWx0ZXJfaWRCDQoLX2ZpbGVfY291bnRCDAoKX3JlYWRfb25seUIXChVfZmlyc3RfZmlsZV90aHVtYm5haWxCHQobX2FscGhhX2RyaXZlX2ZvbGRlcl9kZXRhaWxzQhwKGl9iZXRhX2RyaXZlX2ZvbGRlcl9kZXRhaWxzQhcKFV9nYW1tYV9mb2xkZXJfZGV0YWlsc0IZChdfY2FtcGFpZ25fdXNhZ2VfZGV0YWlsc0IjCiFfdG9wX2xldmVsX2NhbXBhaWduX3VzYWdlX2RldGFpbHNCGAoWX21lc3NhZ2VfdXNhZ2VfZGV0YWlsc0IQCg5fdXNhZ2VfZGV0YWlsc0IOCgxfY3JlYXRlX2RhdGUi7g4KD0ZpbGVTdW1tYXJ5RmlsZRIKCgJpZBgBIAEoCRIRCgRuYW1lGAIgASgJSACIAQESGQoMY29udGVudF90eXBlGAMgASgJSAGIAQESEQoEc2l6ZRgEIAEoA0gCiAEBEhIKBXdpZHRoGAUgASgFSAOIAQESEwoGaGVpZ2h0GAYgASgFSASIAQESGAoLY3JlYXRlX2RhdGUYByABKANIBYgBARIaCg1jcmVhdG9yX2VtYWlsGAggASgJSAaIAQESMwoHY3JlYXRvchgJIAEoCzIdLnNpZ25hZ2UubWVkaWEudjEuRmlsZUNyZWF0b3JIB4gBARIYCgtjdXN0b21lcl9pZBgKIAEoA0gIiAEBEhsKDmZpbGVfZm9sZGVyX2lkGAsgASgJSAmIAQESHQoQZmlsZV9mb2xkZXJfcGF0aBgMIAEoCUgKiAEBEhUKCGxvY2F0aW9uGA0gASgJSAuIAQESFgoJdGh1bWJuYWlsGA4gASgJSAyIAQESGQoMcHJldmlld19wYXRoGA8gASgJSA2IAQESGgoNY3JjX2NoZWNrX3N1bRgQIAEoCUgOiAEBEhcKCnZhbGlkX2Zyb20YESABKANID4gBARIVCgh2YWxpZF90bxgSIAEoA0gQiAEBEiEKFGZpbGVfbXV0YWJpbGl0eV90eXBlGBMgASgJSBGIAQESKAoEdGFncxgUIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5MaXN0VmFsdWUSLwoJbWV0YV9kYXRhGBUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgSiAEBEhIKBW11dGVkGBYgASgISBOIAQESJQoYbGFzdF9wcmV2aWV3X3VwbG9hZF90aW1lGBcgASgDSBSIAQESFgoJcmVhZF9vbmx5GBggASgISBWIAQESGAoLb3JpZW50YXRpb24YGSABKAlIFogBARIaCg1pc19hbHBoYV9maWxlGBogASgISBeIAQESGQoMaXNfYmV0YV9maWxlGBsgASgISBiIAQESPgoYYWxwaGFfZHJpdmVfZmlsZV9kZXRhaWxzGBwgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgZiAEBEj0KF2JldGFfZHJpdmVfZmlsZV9kZXRhaWxzGB0gASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgaiAEBEjcKEWR1cGxpY2F0ZV9kZXRhaWxzGB4gASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgbiAEBEjMKDXVzYWdlX2RldGFpbHMYHyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SByIAQESPAoWY2FtcGFpZ25fdXNhZ2VfZGV0YWlscxggIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIHYgBARJGCiB0b3BfbGV2ZWxfY2FtcGFpZ25fdXNhZ2VfZGV0YWlscxghIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIHogBARI7ChVtZXNzYWdlX3VzYWdlX2RldGFpbHMYIiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SB+IAQESEQoEdHlwZRgjIAEoCUggiAEBEhgKC3VwZGF0ZV9kYXRlGCQgASgDSCGIAQESNAoQdGVhbV9hc3NpZ25tZW50cxglIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5MaXN0VmFsdWVCBwoFX25hbWVCDwoNX2NvbnRlbnRfdHlwZUIHCgVfc2l6ZUIICgZfd2lkdGhCCQoHX2hlaWdodEIOCgxfY3JlYXRlX2RhdGVCEAoOX2NyZWF0b3JfZW1haWxCCgoIX2NyZWF0b3JCDgoMX2N1c3RvbWVyX2lkQhEKD19maWxlX2ZvbGRlcl9pZEITChFfZmlsZV9mb2xkZXJfcGF0aEILCglfbG9jYXRpb25CDAoKX3RodW1ibmFpbEIPCg1fcHJldmlld19wYXRoQhAKDl9jcmNfY2hlY2tfc3VtQg0KC192YWxpZF9mcm9tQgsKCV92YWxpZF90b0IXChVfZmlsZV9tdXRhYmlsaXR5X3R5cGVCDAoKX21ldGFfZGF0YUIICgZfbXV0ZWRCGwoZX2xhc3RfcHJldmlld191cGxvYWRfdGltZUIMCgpfcmVhZF9vbmx5Qg4KDF9vcmllbnRhdGlvbkIQCg5faXNfYWxwaGFfZmlsZUIPCg1faXNfYmV0YV9maWxlQhsKGV9hbHBoYV9kcml2ZV9maWxlX2RldGFpbHNCGgoYX2JldGFfZHJpdmVfZmlsZV9kZXRhaWxzQhQKEl9kdXBsaWNhdGVfZGV0YWlsc0IQCg5fdXNhZ2VfZGV0YWlsc0IZChdfY2FtcGFpZ25fdXNhZ2VfZGV0YWlsc0IjCiFfdG9wX2xldmVsX2NhbXBhaWduX3VzYWdlX2RldGFpbHNCGAoWX21lc3NhZ2VfdXNhZ2VfZGV0YWlsc0IHCgVfdHlwZUIOCgxfdXBkYXRlX2RhdGUilwIKCkZpbGVVcGRhdGUSEQoEbmFtZRgBIAEoCUgAiAEBEi8KCW1ldGFfZGF0YRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIAYgBARISCgVtdXRlZBgGIAEoCEgCiAEBEioKCnZhbGlkX2Zyb20YByABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSKAoIdmFsaWRfdG8YCCABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSKAoEdGFncxgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5MaXN0VmFsdWVCBwoFX25hbWVCDAoKX21ldGFfZGF0YUIICgZfbXV0ZWRKBAgCEANKBAgDEARKBAgEEAUiaQoQTGlzdEZpbGVzUmVxdWVzdBIrCgVxdWVyeRgBIAEoCzIcLnNpZ25hZ2UuY29tbW9uLnYxLkxpc3RRdWVyeRIYCgtjdXN0b21lcl9pZBgCIAEoA0gAiAEBQg4KDF9jdXN0b21lcl9pZCJnChFMaXN0RmlsZXNSZXNwb25zZRInCgdjb250ZW50GAEgAygLMhYuc2lnbmFnZS5tZWRpYS52MS5GaWxlEikKBHBhZ2UYAiABKAsyGy5zaWduYWdlLmNvbW1vbi52MS5QYWdlSW5mbyJQChFVcGRhdGVGaWxlUmVxdWVzdBIPCgdmaWxlX2lkGAEgASgJEioKBGZpbGUYAiABKAsyHC5zaWduYWdlLm1lZGlhLnYxLkZpbGVVcGRhdGUiOgoSVXBkYXRlRmlsZVJlc3BvbnNlEiQKBGZpbGUYASABKAsyFi5zaWduYWdlLm1lZGlhLnYxLkZpbGUiNgoRUmVuYW1lRmlsZVJlcXVlc3QSDwoHZmlsZV9pZBgBIAEoCRIQCghuZXdfbmFtZRgCIAEoCSIUChJSZW5hbWVGaWxlUmVzcG9uc2UiYgoRRGVsZXRlRmlsZVJlcXVlc3QSDwoHZmlsZV9pZBgBIAEoCRIiChVyZW1vdmVfZnJvbV9wbGF5bGlzdHMYAiABKAhIAIgBAUIYChZfcmVtb3ZlX2Zyb21fcGxheWxpc3RzIhQKEkRlbGV0ZUZpbGVSZXNwb25zZSKDAQoPRmlsZVN1bW1hcnlJdGVtEjUKBmZvbGRlchgBIAEoCzIjLnNpZ25hZ2UubWVkaWEudjEuRmlsZVN1bW1hcnlGb2xkZXJIABIxCgRmaWxlGAIgASgLMiEuc2lnbmFnZS5tZWRpYS52MS5GaWxlU3VtbWFyeUZpbGVIAEIGCgRpdGVtIt8CChVHZXRGaWxlU3VtbWFyeVJlcXVlc3QSGAoLY3VzdG9tZXJfaWQYASABKANIAIgBARIaCg1mb2xkZXJfc2VhcmNoGAIgASgJSAGIAQESGAoLZmlsZV9zZWFyY2gYAyABKAlIAogBARIcCg9xdWlja19maWx0ZXJfaWQYBCABKAlIA4gBARIaCg1mb2xkZXJfc2VsZWN0GAUgASgJSASIAQESEQoEcGFnZRgGIAEoBUgFiAEBEhEKBHNpemUYByABKAVIBogBARIMCgRzb3J0GAggAygJEhMKBnNlbGVjdBgJIAEoCUgHiAEBQg4KDF9jdXN0b21lcl9pZEIQCg5fZm9sZGVyX3NlYXJjaEIOCgxfZmlsZV9zZWFyY2hCEgoQX3F1aWNrX2ZpbHRlcl9pZEIQCg5fZm9sZGVyX3NlbGVjdEIHCgVfcGFnZUIHCgVfc2l6ZUIJCgdfc2VsZWN0IncKFkdldEZpbGVTdW1tYXJ5UmVzcG9uc2USMgoHY29udGVudBgBIAMoCzIhLnNpZ25hZ2UubWVkaWEudjEuRmlsZVN1bW1hcnlJdGVtEikKBHBhZ2UYAiABKAsyGy5zaWduYWdlLmNvbW1vbi52MS5QYWdlSW5mbyJHChtHZXRTdG9yYWdlU3RhdGlzdGljc1JlcXVlc3QSGAoLY3VzdG9tZXJfaWQYASABKANIAIgBAUIOCgxfY3VzdG9tZXJfaWQi6QEKHEdldFN0b3JhZ2VTdGF0aXN0aWNzUmVzcG9uc2USLwocdG90YWxfYXZhaWxhYmxlX3N0b3JhZ2Vfc2l6ZRgBIAEoA0IE8PkYAUgAiAEBEh8KF3RvdGFsX3VzZWRfc3RvcmFnZV9zaXplGAIgASgDEi0KJXVzZWRfZGF0YXNvdXJjZV9yZXNvdXJjZV9zdG9yYWdlX3NpemUYAyABKAMSJwofdXNlZF91cGxvYWRlZF9maWxlX3N0b3JhZ2Vfc2l6ZRgEIAEoA0IfCh1fdG90YWxfYXZhaWxhYmxlX3N0b3JhZ2Vfc2l6ZSKPAgobUmVwbGFjZUZpbGVSZWZlcmVuY2VSZXF1ZXN0EhgKC2N1c3RvbWVyX2lkGAEgASgDSACIAQESGgoSZmlsZV9pZF90b19yZXBsYWNlGAIgASgJEhYKDnNvdXJjZV9maWxlX2lkGAMgASgJEhwKD3JlbW92ZV9vbGRfZmlsZRgEIAEoCEgBiAEBEkcKFHRlYW1fYXNzaWdubWVudF9tb2RlGAUgASgOMiQuc2lnbmFnZS5tZWRpYS52MS5UZWFtQXNzaWdubWVudE1vZGVIAogBAUIOCgxfY3VzdG9tZXJfaWRCEgoQX3JlbW92ZV9vbGRfZmlsZUIXChVfdGVhbV9hc3NpZ25tZW50X21vZGUiHgocUmVwbGFjZUZpbGVSZWZlcmVuY2VSZXNwb25zZSJsChJBZGRGaWxlVGFnc1JlcXVlc3QSGAoLY3VzdG9tZXJfaWQYASABKANIAIgBARITCgZzZWFyY2gYAiABKAlIAYgBARIMCgR0YWdzGAMgAygJQg4KDF9jdXN0b21lcl9pZEIJCgdfc2VhcmNoIhUKE0FkZEZpbGVUYWdzUmVzcG9uc2UibwoVUmVtb3ZlRmlsZVRhZ3NSZXF1ZXN0EhgKC2N1c3RvbWVyX2lkGAEgASgDSACIAQESEwoGc2VhcmNoGAIgASgJSAGIAQESDAoEdGFncxgDIAMoCUIOCgxfY3VzdG9tZXJfaWRCCQoHX3NlYXJjaCIYChZSZW1vdmVGaWxlVGFnc1Jlc3BvbnNlImwKElNldEZpbGVUYWdzUmVxdWVzdBIYCgtjdXN0b21lcl9pZBgBIAEoA0gAiAEBEhMKBnNlYXJjaBgCIAEoCUgBiAEBEgwKBHRhZ3MYAyADKAlCDgoMX2N1c3RvbWVyX2lkQgkKB19zZWFyY2giFQoTU2V0RmlsZVRhZ3NSZXNwb25zZSKuAQoWU2V0RmlsZVZhbGlkaXR5UmVxdWVzdBIYCgtjdXN0b21lcl9pZBgBIAEoA0gAiAEBEhMKBnNlYXJjaBgCIAEoCUgBiAEBEhcKCnZhbGlkX2Zyb20YAyABKANIAogBARIVCgh2YWxpZF90bxgEIAEoA0gDiAEBQg4KDF9jdXN0b21lcl9pZEIJCgdfc2VhcmNoQg0KC192YWxpZF9mcm9tQgsKCV92YWxpZF90byIZChdTZXRGaWxlVmFsaWRpdHlSZXNwb25zZSqkAQoSVGVhbUFzc2lnbm1lbnRNb2RlEiQKIFRFQU1fQVNTSUdOTUVOVF9NT0RFX1VOU1BFQ0lGSUVEEAASHgoaVEVBTV9BU1NJR05NRU5UX01PREVfTUVSR0UQARIiCh5URUFNX0FTU0lHTk1FTlRfTU9ERV9PVkVSV1JJVEUQAhIkCiBURUFNX0FTU0lHTk1FTlRfTU9ERV9LRUVQX1RBUkdFVBADMqIMCgtGaWxlU2VydmljZRJ3CglMaXN0RmlsZXMSIi5zaWduYWdlLm1lZGlhLnYxLkxpc3RGaWxlc1JlcXVlc3QaIy5zaWduYWdlLm1lZGlhLnYxLkxpc3RGaWxlc1Jlc3BvbnNlIiHI8xgD0PMYAeDzGOgHgtPkkwIOEgwvYXBpL3YyL2ZpbGUShAEKClVwZGF0ZUZpbGUSIy5zaWduYWdlLm1lZGlhLnYxLlVwZGF0ZUZpbGVSZXF1ZXN0GiQuc2lnbmFnZS5tZWRpYS52MS5VcGRhdGVGaWxlUmVzcG9uc2UiK8jzGASC0+STAiE6BGZpbGViBGZpbGUaEy9hcGkvZmlsZS97ZmlsZV9pZH0SdQoKUmVuYW1lRmlsZRIjLnNpZ25hZ2UubWVkaWEudjEuUmVuYW1lRmlsZVJlcXVlc3QaJC5zaWduYWdlLm1lZGlhLnYxLlJlbmFtZUZpbGVSZXNwb25zZSIcyPMYBILT5JMCEiIQL2FwaS9maWxlL3JlbmFtZRJ4CgpEZWxldGVGaWxlEiMuc2lnbmFnZS5tZWRpYS52MS5EZWxldGVGaWxlUmVxdWVzdBokLnNpZ25hZ2UubWVkaWEudjEuRGVsZXRlRmlsZVJlc3BvbnNlIh/I8xgEgtPkkwIVKhMvYXBpL2ZpbGUve2ZpbGVfaWR9EpMBCg5HZXRGaWxlU3VtbWFyeRInLnNpZ25hZ2UubWVkaWEudjEuR2V0RmlsZVN1bW1hcnlSZXF1ZXN0Giguc2lnbmFnZS5tZWRpYS52MS5HZXRGaWxlU3VtbWFyeVJlc3BvbnNlIi7I8xgD0PMYAeDzGOgHgtPkkwIbEhkvYXBpL3YyL2ZpbGUvdmlldy9zdW1tYXJ5EqUBChRHZXRTdG9yYWdlU3RhdGlzdGljcxItLnNpZ25hZ2UubWVkaWEudjEuR2V0U3RvcmFnZVN0YXRpc3RpY3NSZXF1ZXN0Gi4uc2lnbmFnZS5tZWRpYS52MS5HZXRTdG9yYWdlU3RhdGlzdGljc1Jlc3BvbnNlIi7I8xgD0PMYAYLT5JMCIBIeL2FwaS92Mi9maWxlL3N0b3JhZ2VTdGF0aXN0aWNzEqUBChRSZXBsYWNlRmlsZVJlZmVyZW5jZRItLnNpZ25hZ2UubWVkaWEudjEuUmVwbGFjZUZpbGVSZWZlcmVuY2VSZXF1ZXN0Gi4uc2lnbmFnZS5tZWRpYS52MS5SZXBsYWNlRmlsZVJlZmVyZW5jZVJlc3BvbnNlIi7I8xgF0PMYAYLT5JMCIBoeL2FwaS9maWxlL3JlcGxhY2VGaWxlUmVmZXJlbmNlEocBCgtBZGRGaWxlVGFncxIkLnNpZ25hZ2UubWVkaWEudjEuQWRkRmlsZVRhZ3NSZXF1ZXN0GiUuc2lnbmFnZS5tZWRpYS52MS5BZGRGaWxlVGFnc1Jlc3BvbnNlIivI8xgE0PMYAYLT5JMCHToEdGFncyIVL2FwaS92Mi9maWxlL3RhZ3MvYWRkEpMBCg5SZW1vdmVGaWxlVGFncxInLnNpZ25hZ2UubWVkaWEudjEuUmVtb3ZlRmlsZVRhZ3NSZXF1ZXN0Giguc2lnbmFnZS5tZWRpYS52MS5SZW1vdmVGaWxlVGFnc1Jlc3BvbnNlIi7I8xgE0PMYAYLT5JMCIDoEdGFncyIYL2FwaS92Mi9maWxlL3RhZ3MvcmVtb3ZlEocBCgtTZXRGaWxlVGFncxIkLnNpZ25hZ2UubWVkaWEudjEuU2V0RmlsZVRhZ3NSZXF1ZXN0GiUuc2lnbmFnZS5tZWRpYS52MS5TZXRGaWxlVGFnc1Jlc3BvbnNlIivI8xgE0PMYAYLT5JMCHToEdGFncyIVL2FwaS92Mi9maWxlL3RhZ3Mvc2V0EpEBCg9TZXRGaWxlVmFsaWRpdHkSKC5zaWduYWdlLm1lZGlhLnYxLlNldEZpbGVWYWxpZGl0eVJlcXVlc3QaKS5zaWduYWdlLm1lZGlhLnYxLlNldEZpbGVWYWxpZGl0eVJlc3BvbnNlIinI8xgF0PMYAYLT5JMCGyIZL2FwaS92Mi9maWxlL3ZhbGlkaXR5L3NldGIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_struct, file_signage_common_v1_list, file_signage_common_v1_teams, file_signage_options_v1_options]);
+  fileDesc("ChtzaWduYWdlL21lZGlhL3YxL2ZpbGUucHJvdG8SEHNpZ25hZ2UubWVkaWEudjEiRwoLRmlsZUNyZWF0b3ISEgoFZW1haWwYASABKAlIAIgBARIRCgRuYW1lGAIgASgJSAGIAQFCCAoGX2VtYWlsQgcKBV9uYW1lItYOCgRGaWxlEgoKAmlkGAEgASgJEhEKBG5hbWUYAiABKAlIAIgBARIZCgxjb250ZW50X3R5cGUYAyABKAlIAYgBARIRCgRzaXplGAQgASgDSAKIAQESEgoFd2lkdGgYBSABKAVIA4gBARITCgZoZWlnaHQYBiABKAVIBIgBARIYCgtjcmVhdGVfZGF0ZRgHIAEoA0gFiAEBEhoKDWNyZWF0b3JfZW1haWwYCCABKAlIBogBARIzCgdjcmVhdG9yGAkgASgLMh0uc2lnbmFnZS5tZWRpYS52MS5GaWxlQ3JlYXRvckgHiAEBEhgKC2N1c3RvbWVyX2lkGAogASgDSAiIAQESGwoOZmlsZV9mb2xkZXJfaWQYCyABKAlICYgBARIdChBmaWxlX2ZvbGRlcl9wYXRoGAwgASgJSAqIAQESFQoIbG9jYXRpb24YDSABKAlIC4gBARIWCgl0aHVtYm5haWwYDiABKAlIDIgBARIZCgxwcmV2aWV3X3BhdGgYDyABKAlIDYgBARIaCg1jcmNfY2hlY2tfc3VtGBAgASgJSA6IAQESFwoKdmFsaWRfZnJvbRgRIAEoA0gPiAEBEhUKCHZhbGlkX3RvGBIgASgDSBCIAQESIQoUZmlsZV9tdXRhYmlsaXR5X3R5cGUYEyABKAlIEYgBARIMCgR0YWdzGBQgAygJEi8KCW1ldGFfZGF0YRgVIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIEogBARISCgVtdXRlZBgWIAEoCEgTiAEBEiUKGGxhc3RfcHJldmlld191cGxvYWRfdGltZRgXIAEoA0gUiAEBEhYKCXJlYWRfb25seRgYIAEoCEgViAEBEhgKC29yaWVudGF0aW9uGBkgASgJSBaIAQESGgoNaXNfYWxwaGFfZmlsZRgaIAEoCEgXiAEBEhkKDGlzX2JldGFfZmlsZRgbIAEoCEgYiAEBEj4KGGFscGhhX2RyaXZlX2ZpbGVfZGV0YWlscxgcIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIGYgBARI9ChdiZXRhX2RyaXZlX2ZpbGVfZGV0YWlscxgdIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIGogBARI3ChFkdXBsaWNhdGVfZGV0YWlscxgeIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIG4gBARIzCg11c2FnZV9kZXRhaWxzGB8gASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgciAEBEjwKFmNhbXBhaWduX3VzYWdlX2RldGFpbHMYICABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SB2IAQESRgogdG9wX2xldmVsX2NhbXBhaWduX3VzYWdlX2RldGFpbHMYISABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SB6IAQESOwoVbWVzc2FnZV91c2FnZV9kZXRhaWxzGCIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEgfiAEBEhEKBHR5cGUYIyABKAlIIIgBARIYCgt1cGRhdGVfZGF0ZRgkIAEoA0ghiAEBEkMKEHRlYW1fYXNzaWdubWVudHMYJSADKAsyKS5zaWduYWdlLmNvbW1vbi52MS5SZXNvdXJjZVRlYW1Bc3NpZ25tZW50QgcKBV9uYW1lQg8KDV9jb250ZW50X3R5cGVCBwoFX3NpemVCCAoGX3dpZHRoQgkKB19oZWlnaHRCDgoMX2NyZWF0ZV9kYXRlQhAKDl9jcmVhdG9yX2VtYWlsQgoKCF9jcmVhdG9yQg4KDF9jdXN0b21lcl9pZEIRCg9fZmlsZV9mb2xkZXJfaWRCEwoRX2ZpbGVfZm9sZGVyX3BhdGhCCwoJX2xvY2F0aW9uQgwKCl90aHVtYm5haWxCDwoNX3ByZXZpZXdfcGF0aEIQCg5fY3JjX2NoZWNrX3N1bUINCgtfdmFsaWRfZnJvbUILCglfdmFsaWRfdG9CFwoVX2ZpbGVfbXV0YWJpbGl0eV90eXBlQgwKCl9tZXRhX2RhdGFCCAoGX211dGVkQhsKGV9sYXN0X3ByZXZpZXdfdXBsb2FkX3RpbWVCDAoKX3JlYWRfb25seUIOCgxfb3JpZW50YXRpb25CEAoOX2lzX2FscGhhX2ZpbGVCDwoNX2lzX2JldGFfZmlsZUIbChlfYWxwaGFfZHJpdmVfZmlsZV9kZXRhaWxzQhoKGF9iZXRhX2RyaXZlX2ZpbGVfZGV0YWlsc0IUChJfZHVwbGljYXRlX2RldGFpbHNCEAoOX3VzYWdlX2RldGFpbHNCGQoXX2NhbXBhaWduX3VzYWdlX2RldGFpbHNCIwohX3RvcF9sZXZlbF9jYW1wYWlnbl91c2FnZV9kZXRhaWxzQhgKFl9tZXNzYWdlX3VzYWdlX2RldGFpbHNCBwoFX3R5cGVCDgoMX3VwZGF0ZV9kYXRlIpcCCgpGaWxlVXBkYXRlEhEKBG5hbWUYASABKAlIAIgBARIvCgltZXRhX2RhdGEYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SAGIAQESEgoFbXV0ZWQYBiABKAhIAogBARIqCgp2YWxpZF9mcm9tGAcgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEigKCHZhbGlkX3RvGAggASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEigKBHRhZ3MYCSABKAsyGi5nb29nbGUucHJvdG9idWYuTGlzdFZhbHVlQgcKBV9uYW1lQgwKCl9tZXRhX2RhdGFCCAoGX211dGVkSgQIAhADSgQIAxAESgQIBBAFImkKEExpc3RGaWxlc1JlcXVlc3QSKwoFcXVlcnkYASABKAsyHC5zaWduYWdlLmNvbW1vbi52MS5MaXN0UXVlcnkSGAoLY3VzdG9tZXJfaWQYAiABKANIAIgBAUIOCgxfY3VzdG9tZXJfaWQiZwoRTGlzdEZpbGVzUmVzcG9uc2USJwoHY29udGVudBgBIAMoCzIWLnNpZ25hZ2UubWVkaWEudjEuRmlsZRIpCgRwYWdlGAIgASgLMhsuc2lnbmFnZS5jb21tb24udjEuUGFnZUluZm8iUAoRVXBkYXRlRmlsZVJlcXVlc3QSDwoHZmlsZV9pZBgBIAEoCRIqCgRmaWxlGAIgASgLMhwuc2lnbmFnZS5tZWRpYS52MS5GaWxlVXBkYXRlIjoKElVwZGF0ZUZpbGVSZXNwb25zZRIkCgRmaWxlGAEgASgLMhYuc2lnbmFnZS5tZWRpYS52MS5GaWxlIjYKEVJlbmFtZUZpbGVSZXF1ZXN0Eg8KB2ZpbGVfaWQYASABKAkSEAoIbmV3X25hbWUYAiABKAkiFAoSUmVuYW1lRmlsZVJlc3BvbnNlImIKEURlbGV0ZUZpbGVSZXF1ZXN0Eg8KB2ZpbGVfaWQYASABKAkSIgoVcmVtb3ZlX2Zyb21fcGxheWxpc3RzGAIgASgISACIAQFCGAoWX3JlbW92ZV9mcm9tX3BsYXlsaXN0cyIUChJEZWxldGVGaWxlUmVzcG9uc2UicQoPRmlsZVN1bW1hcnlJdGVtEi4KBmZvbGRlchgBIAEoCzIcLnNpZ25hZ2UubWVkaWEudjEuRmlsZUZvbGRlckgAEiYKBGZpbGUYAiABKAsyFi5zaWduYWdlLm1lZGlhLnYxLkZpbGVIAEIGCgRpdGVtIt8CChVHZXRGaWxlU3VtbWFyeVJlcXVlc3QSGAoLY3VzdG9tZXJfaWQYASABKANIAIgBARIaCg1mb2xkZXJfc2VhcmNoGAIgASgJSAGIAQESGAoLZmlsZV9zZWFyY2gYAyABKAlIAogBARIcCg9xdWlja19maWx0ZXJfaWQYBCABKAlIA4gBARIaCg1mb2xkZXJfc2VsZWN0GAUgASgJSASIAQESEQoEcGFnZRgGIAEoBUgFiAEBEhEKBHNpemUYByABKAVIBogBARIMCgRzb3J0GAggAygJEhMKBnNlbGVjdBgJIAEoCUgHiAEBQg4KDF9jdXN0b21lcl9pZEIQCg5fZm9sZGVyX3NlYXJjaEIOCgxfZmlsZV9zZWFyY2hCEgoQX3F1aWNrX2ZpbHRlcl9pZEIQCg5fZm9sZGVyX3NlbGVjdEIHCgVfcGFnZUIHCgVfc2l6ZUIJCgdfc2VsZWN0IncKFkdldEZpbGVTdW1tYXJ5UmVzcG9uc2USMgoHY29udGVudBgBIAMoCzIhLnNpZ25hZ2UubWVkaWEudjEuRmlsZVN1bW1hcnlJdGVtEikKBHBhZ2UYAiABKAsyGy5zaWduYWdlLmNvbW1vbi52MS5QYWdlSW5mbyJHChtHZXRTdG9yYWdlU3RhdGlzdGljc1JlcXVlc3QSGAoLY3VzdG9tZXJfaWQYASABKANIAIgBAUIOCgxfY3VzdG9tZXJfaWQi6QEKHEdldFN0b3JhZ2VTdGF0aXN0aWNzUmVzcG9uc2USLwocdG90YWxfYXZhaWxhYmxlX3N0b3JhZ2Vfc2l6ZRgBIAEoA0IE8PkYAUgAiAEBEh8KF3RvdGFsX3VzZWRfc3RvcmFnZV9zaXplGAIgASgDEi0KJXVzZWRfZGF0YXNvdXJjZV9yZXNvdXJjZV9zdG9yYWdlX3NpemUYAyABKAMSJwofdXNlZF91cGxvYWRlZF9maWxlX3N0b3JhZ2Vfc2l6ZRgEIAEoA0IfCh1fdG90YWxfYXZhaWxhYmxlX3N0b3JhZ2Vfc2l6ZSKPAgobUmVwbGFjZUZpbGVSZWZlcmVuY2VSZXF1ZXN0EhgKC2N1c3RvbWVyX2lkGAEgASgDSACIAQESGgoSZmlsZV9pZF90b19yZXBsYWNlGAIgASgJEhYKDnNvdXJjZV9maWxlX2lkGAMgASgJEhwKD3JlbW92ZV9vbGRfZmlsZRgEIAEoCEgBiAEBEkcKFHRlYW1fYXNzaWdubWVudF9tb2RlGAUgASgOMiQuc2lnbmFnZS5tZWRpYS52MS5UZWFtQXNzaWdubWVudE1vZGVIAogBAUIOCgxfY3VzdG9tZXJfaWRCEgoQX3JlbW92ZV9vbGRfZmlsZUIXChVfdGVhbV9hc3NpZ25tZW50X21vZGUiHgocUmVwbGFjZUZpbGVSZWZlcmVuY2VSZXNwb25zZSJsChJBZGRGaWxlVGFnc1JlcXVlc3QSGAoLY3VzdG9tZXJfaWQYASABKANIAIgBARITCgZzZWFyY2gYAiABKAlIAYgBARIMCgR0YWdzGAMgAygJQg4KDF9jdXN0b21lcl9pZEIJCgdfc2VhcmNoIhUKE0FkZEZpbGVUYWdzUmVzcG9uc2UibwoVUmVtb3ZlRmlsZVRhZ3NSZXF1ZXN0EhgKC2N1c3RvbWVyX2lkGAEgASgDSACIAQESEwoGc2VhcmNoGAIgASgJSAGIAQESDAoEdGFncxgDIAMoCUIOCgxfY3VzdG9tZXJfaWRCCQoHX3NlYXJjaCIYChZSZW1vdmVGaWxlVGFnc1Jlc3BvbnNlImwKElNldEZpbGVUYWdzUmVxdWVzdBIYCgtjdXN0b21lcl9pZBgBIAEoA0gAiAEBEhMKBnNlYXJjaBgCIAEoCUgBiAEBEgwKBHRhZ3MYAyADKAlCDgoMX2N1c3RvbWVyX2lkQgkKB19zZWFyY2giFQoTU2V0RmlsZVRhZ3NSZXNwb25zZSKuAQoWU2V0RmlsZVZhbGlkaXR5UmVxdWVzdBIYCgtjdXN0b21lcl9pZBgBIAEoA0gAiAEBEhMKBnNlYXJjaBgCIAEoCUgBiAEBEhcKCnZhbGlkX2Zyb20YAyABKANIAogBARIVCgh2YWxpZF90bxgEIAEoA0gDiAEBQg4KDF9jdXN0b21lcl9pZEIJCgdfc2VhcmNoQg0KC192YWxpZF9mcm9tQgsKCV92YWxpZF90byIZChdTZXRGaWxlVmFsaWRpdHlSZXNwb25zZSqkAQoSVGVhbUFzc2lnbm1lbnRNb2RlEiQKIFRFQU1fQVNTSUdOTUVOVF9NT0RFX1VOU1BFQ0lGSUVEEAASHgoaVEVBTV9BU1NJR05NRU5UX01PREVfTUVSR0UQARIiCh5URUFNX0FTU0lHTk1FTlRfTU9ERV9PVkVSV1JJVEUQAhIkCiBURUFNX0FTU0lHTk1FTlRfTU9ERV9LRUVQX1RBUkdFVBADMqIMCgtGaWxlU2VydmljZRJ3CglMaXN0RmlsZXMSIi5zaWduYWdlLm1lZGlhLnYxLkxpc3RGaWxlc1JlcXVlc3QaIy5zaWduYWdlLm1lZGlhLnYxLkxpc3RGaWxlc1Jlc3BvbnNlIiHI8xgD0PMYAeDzGOgHgtPkkwIOEgwvYXBpL3YyL2ZpbGUShAEKClVwZGF0ZUZpbGUSIy5zaWduYWdlLm1lZGlhLnYxLlVwZGF0ZUZpbGVSZXF1ZXN0GiQuc2lnbmFnZS5tZWRpYS52MS5VcGRhdGVGaWxlUmVzcG9uc2UiK8jzGASC0+STAiE6BGZpbGViBGZpbGUaEy9hcGkvZmlsZS97ZmlsZV9pZH0SdQoKUmVuYW1lRmlsZRIjLnNpZ25hZ2UubWVkaWEudjEuUmVuYW1lRmlsZVJlcXVlc3QaJC5zaWduYWdlLm1lZGlhLnYxLlJlbmFtZUZpbGVSZXNwb25zZSIcyPMYBILT5JMCEiIQL2FwaS9maWxlL3JlbmFtZRJ4CgpEZWxldGVGaWxlEiMuc2lnbmFnZS5tZWRpYS52MS5EZWxldGVGaWxlUmVxdWVzdBokLnNpZ25hZ2UubWVkaWEudjEuRGVsZXRlRmlsZVJlc3BvbnNlIh/I8xgEgtPkkwIVKhMvYXBpL2ZpbGUve2ZpbGVfaWR9EpMBCg5HZXRGaWxlU3VtbWFyeRInLnNpZ25hZ2UubWVkaWEudjEuR2V0RmlsZVN1bW1hcnlSZXF1ZXN0Giguc2lnbmFnZS5tZWRpYS52MS5HZXRGaWxlU3VtbWFyeVJlc3BvbnNlIi7I8xgD0PMYAeDzGOgHgtPkkwIbEhkvYXBpL3YyL2ZpbGUvdmlldy9zdW1tYXJ5EqUBChRHZXRTdG9yYWdlU3RhdGlzdGljcxItLnNpZ25hZ2UubWVkaWEudjEuR2V0U3RvcmFnZVN0YXRpc3RpY3NSZXF1ZXN0Gi4uc2lnbmFnZS5tZWRpYS52MS5HZXRTdG9yYWdlU3RhdGlzdGljc1Jlc3BvbnNlIi7I8xgD0PMYAYLT5JMCIBIeL2FwaS92Mi9maWxlL3N0b3JhZ2VTdGF0aXN0aWNzEqUBChRSZXBsYWNlRmlsZVJlZmVyZW5jZRItLnNpZ25hZ2UubWVkaWEudjEuUmVwbGFjZUZpbGVSZWZlcmVuY2VSZXF1ZXN0Gi4uc2lnbmFnZS5tZWRpYS52MS5SZXBsYWNlRmlsZVJlZmVyZW5jZVJlc3BvbnNlIi7I8xgF0PMYAYLT5JMCIBoeL2FwaS9maWxlL3JlcGxhY2VGaWxlUmVmZXJlbmNlEocBCgtBZGRGaWxlVGFncxIkLnNpZ25hZ2UubWVkaWEudjEuQWRkRmlsZVRhZ3NSZXF1ZXN0GiUuc2lnbmFnZS5tZWRpYS52MS5BZGRGaWxlVGFnc1Jlc3BvbnNlIivI8xgE0PMYAYLT5JMCHToEdGFncyIVL2FwaS92Mi9maWxlL3RhZ3MvYWRkEpMBCg5SZW1vdmVGaWxlVGFncxInLnNpZ25hZ2UubWVkaWEudjEuUmVtb3ZlRmlsZVRhZ3NSZXF1ZXN0Giguc2lnbmFnZS5tZWRpYS52MS5SZW1vdmVGaWxlVGFnc1Jlc3BvbnNlIi7I8xgE0PMYAYLT5JMCIDoEdGFncyIYL2FwaS92Mi9maWxlL3RhZ3MvcmVtb3ZlEocBCgtTZXRGaWxlVGFncxIkLnNpZ25hZ2UubWVkaWEudjEuU2V0RmlsZVRhZ3NSZXF1ZXN0GiUuc2lnbmFnZS5tZWRpYS52MS5TZXRGaWxlVGFnc1Jlc3BvbnNlIivI8xgE0PMYAYLT5JMCHToEdGFncyIVL2FwaS92Mi9maWxlL3RhZ3Mvc2V0EpEBCg9TZXRGaWxlVmFsaWRpdHkSKC5zaWduYWdlLm1lZGlhLnYxLlNldEZpbGVWYWxpZGl0eVJlcXVlc3QaKS5zaWduYWdlLm1lZGlhLnYxLlNldEZpbGVWYWxpZGl0eVJlc3BvbnNlIinI8xgF0PMYAYLT5JMCGyIZL2FwaS92Mi9maWxlL3ZhbGlkaXR5L3NldGIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_struct, file_signage_common_v1_list, file_signage_common_v1_teams, file_signage_media_v1_file_folder, file_signage_options_v1_options]);
 
 /**
  * @generated from message signage.media.v1.FileCreator
@@ -244,400 +246,6 @@ export const FileSchema: GenMessage<File> = /*@__PURE__*/
   messageDesc(file_signage_media_v1_file, 1);
 
 /**
- * A folder row of the summary: the same fields as FileFolder, but teamAssignments
- * is a ListValue, unset (left out) when `folderSelect` did not name it.
- *
- * @generated from message signage.media.v1.FileSummaryFolder
- */
-export type FileSummaryFolder = Message<"signage.media.v1.FileSummaryFolder"> & {
-  /**
-   * @generated from field: string id = 1;
-   */
-  id: string;
-
-  /**
-   * @generated from field: optional string name = 2;
-   */
-  name?: string | undefined;
-
-  /**
-   * @generated from field: optional int64 customer_id = 3;
-   */
-  customerId?: bigint | undefined;
-
-  /**
-   * "parentId | string | null only for the root folder" (rendered null wherever the folder is).
-   *
-   * @generated from field: optional string parent_id = 4;
-   */
-  parentId?: string | undefined;
-
-  /**
-   * @generated from field: optional string file_folder_path = 5;
-   */
-  fileFolderPath?: string | undefined;
-
-  /**
-   * @generated from field: optional int32 file_folder_type = 6;
-   */
-  fileFolderType?: number | undefined;
-
-  /**
-   * @generated from field: optional string sync_type = 7;
-   */
-  syncType?: string | undefined;
-
-  /**
-   * @generated from field: optional bool is_root_synced_folder = 8;
-   */
-  isRootSyncedFolder?: boolean | undefined;
-
-  /**
-   * @generated from field: optional bool is_synced_alpha_folder = 9;
-   */
-  isSyncedAlphaFolder?: boolean | undefined;
-
-  /**
-   * @generated from field: optional bool is_synced_beta_folder = 10;
-   */
-  isSyncedBetaFolder?: boolean | undefined;
-
-  /**
-   * @generated from field: optional bool is_synced_gamma_folder = 11;
-   */
-  isSyncedGammaFolder?: boolean | undefined;
-
-  /**
-   * @generated from field: optional string alpha_credential_id = 12;
-   */
-  alphaCredentialId?: string | undefined;
-
-  /**
-   * @generated from field: optional string beta_tenant_id = 13;
-   */
-  betaTenantId?: string | undefined;
-
-  /**
-   * @generated from field: optional string gamma_credential_id = 14;
-   */
-  gammaCredentialId?: string | undefined;
-
-  /**
-   * @generated from field: optional bool auto_sync = 15;
-   */
-  autoSync?: boolean | undefined;
-
-  /**
-   * @generated from field: optional int64 last_sync = 16;
-   */
-  lastSync?: bigint | undefined;
-
-  /**
-   * @generated from field: optional int64 last_change = 17;
-   */
-  lastChange?: bigint | undefined;
-
-  /**
-   * @generated from field: optional int64 last_error = 18;
-   */
-  lastError?: bigint | undefined;
-
-  /**
-   * @generated from field: optional int64 next_refresh_time = 19;
-   */
-  nextRefreshTime?: bigint | undefined;
-
-  /**
-   * @generated from field: optional int32 sync_error_counter = 20;
-   */
-  syncErrorCounter?: number | undefined;
-
-  /**
-   * @generated from field: optional bool cleanup_outdated_files = 21;
-   */
-  cleanupOutdatedFiles?: boolean | undefined;
-
-  /**
-   * @generated from field: optional string quick_filter_id = 22;
-   */
-  quickFilterId?: string | undefined;
-
-  /**
-   * @generated from field: optional int64 file_count = 23;
-   */
-  fileCount?: bigint | undefined;
-
-  /**
-   * @generated from field: optional bool read_only = 24;
-   */
-  readOnly?: boolean | undefined;
-
-  /**
-   * @generated from field: optional string first_file_thumbnail = 25;
-   */
-  firstFileThumbnail?: string | undefined;
-
-  /**
-   * @generated from field: optional google.protobuf.Struct alpha_drive_folder_details = 26;
-   */
-  alphaDriveFolderDetails?: JsonObject | undefined;
-
-  /**
-   * @generated from field: optional google.protobuf.Struct beta_drive_folder_details = 27;
-   */
-  betaDriveFolderDetails?: JsonObject | undefined;
-
-  /**
-   * @generated from field: optional google.protobuf.Struct gamma_folder_details = 28;
-   */
-  gammaFolderDetails?: JsonObject | undefined;
-
-  /**
-   * @generated from field: optional google.protobuf.Struct campaign_usage_details = 29;
-   */
-  campaignUsageDetails?: JsonObject | undefined;
-
-  /**
-   * @generated from field: optional google.protobuf.Struct top_level_campaign_usage_details = 30;
-   */
-  topLevelCampaignUsageDetails?: JsonObject | undefined;
-
-  /**
-   * @generated from field: optional google.protobuf.Struct message_usage_details = 31;
-   */
-  messageUsageDetails?: JsonObject | undefined;
-
-  /**
-   * @generated from field: optional google.protobuf.Struct usage_details = 32;
-   */
-  usageDetails?: JsonObject | undefined;
-
-  /**
-   * @generated from field: optional int64 create_date = 33;
-   */
-  createDate?: bigint | undefined;
-
-  /**
-   * "All team-enabled resources ... expose `teamAssignments`": `teamAssignments(readOnly,team(id,name))`.
-   *
-   * @generated from field: google.protobuf.ListValue team_assignments = 34;
-   */
-  teamAssignments?: ListValue | undefined;
-};
-
-/**
- * Describes the message signage.media.v1.FileSummaryFolder.
- * Use `create(FileSummaryFolderSchema)` to create a new message.
- */
-export const FileSummaryFolderSchema: GenMessage<FileSummaryFolder> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 2);
-
-/**
- * A file row of the summary. The same fields as File, but tags and
- * teamAssignments are ListValues: unset (left out) when `select` did not name
- * them, as in GET /api/v2/file, instead of a repeated field's [].
- *
- * @generated from message signage.media.v1.FileSummaryFile
- */
-export type FileSummaryFile = Message<"signage.media.v1.FileSummaryFile"> & {
-  /**
-   * @generated from field: string id = 1;
-   */
-  id: string;
-
-  /**
-   * @generated from field: optional string name = 2;
-   */
-  name?: string | undefined;
-
-  /**
-   * @generated from field: optional string content_type = 3;
-   */
-  contentType?: string | undefined;
-
-  /**
-   * @generated from field: optional int64 size = 4;
-   */
-  size?: bigint | undefined;
-
-  /**
-   * @generated from field: optional int32 width = 5;
-   */
-  width?: number | undefined;
-
-  /**
-   * @generated from field: optional int32 height = 6;
-   */
-  height?: number | undefined;
-
-  /**
-   * @generated from field: optional int64 create_date = 7;
-   */
-  createDate?: bigint | undefined;
-
-  /**
-   * @generated from field: optional string creator_email = 8;
-   */
-  creatorEmail?: string | undefined;
-
-  /**
-   * @generated from field: optional signage.media.v1.FileCreator creator = 9;
-   */
-  creator?: FileCreator | undefined;
-
-  /**
-   * @generated from field: optional int64 customer_id = 10;
-   */
-  customerId?: bigint | undefined;
-
-  /**
-   * @generated from field: optional string file_folder_id = 11;
-   */
-  fileFolderId?: string | undefined;
-
-  /**
-   * @generated from field: optional string file_folder_path = 12;
-   */
-  fileFolderPath?: string | undefined;
-
-  /**
-   * @generated from field: optional string location = 13;
-   */
-  location?: string | undefined;
-
-  /**
-   * @generated from field: optional string thumbnail = 14;
-   */
-  thumbnail?: string | undefined;
-
-  /**
-   * @generated from field: optional string preview_path = 15;
-   */
-  previewPath?: string | undefined;
-
-  /**
-   * @generated from field: optional string crc_check_sum = 16;
-   */
-  crcCheckSum?: string | undefined;
-
-  /**
-   * @generated from field: optional int64 valid_from = 17;
-   */
-  validFrom?: bigint | undefined;
-
-  /**
-   * @generated from field: optional int64 valid_to = 18;
-   */
-  validTo?: bigint | undefined;
-
-  /**
-   * DYNAMIC occurs; other values are not shown in the document.
-   *
-   * @generated from field: optional string file_mutability_type = 19;
-   */
-  fileMutabilityType?: string | undefined;
-
-  /**
-   * @generated from field: google.protobuf.ListValue tags = 20;
-   */
-  tags?: ListValue | undefined;
-
-  /**
-   * @generated from field: optional google.protobuf.Struct meta_data = 21;
-   */
-  metaData?: JsonObject | undefined;
-
-  /**
-   * @generated from field: optional bool muted = 22;
-   */
-  muted?: boolean | undefined;
-
-  /**
-   * @generated from field: optional int64 last_preview_upload_time = 23;
-   */
-  lastPreviewUploadTime?: bigint | undefined;
-
-  /**
-   * @generated from field: optional bool read_only = 24;
-   */
-  readOnly?: boolean | undefined;
-
-  /**
-   * @generated from field: optional string orientation = 25;
-   */
-  orientation?: string | undefined;
-
-  /**
-   * @generated from field: optional bool is_alpha_file = 26;
-   */
-  isAlphaFile?: boolean | undefined;
-
-  /**
-   * @generated from field: optional bool is_beta_file = 27;
-   */
-  isBetaFile?: boolean | undefined;
-
-  /**
-   * @generated from field: optional google.protobuf.Struct alpha_drive_file_details = 28;
-   */
-  alphaDriveFileDetails?: JsonObject | undefined;
-
-  /**
-   * @generated from field: optional google.protobuf.Struct beta_drive_file_details = 29;
-   */
-  betaDriveFileDetails?: JsonObject | undefined;
-
-  /**
-   * @generated from field: optional google.protobuf.Struct duplicate_details = 30;
-   */
-  duplicateDetails?: JsonObject | undefined;
-
-  /**
-   * @generated from field: optional google.protobuf.Struct usage_details = 31;
-   */
-  usageDetails?: JsonObject | undefined;
-
-  /**
-   * @generated from field: optional google.protobuf.Struct campaign_usage_details = 32;
-   */
-  campaignUsageDetails?: JsonObject | undefined;
-
-  /**
-   * @generated from field: optional google.protobuf.Struct top_level_campaign_usage_details = 33;
-   */
-  topLevelCampaignUsageDetails?: JsonObject | undefined;
-
-  /**
-   * @generated from field: optional google.protobuf.Struct message_usage_details = 34;
-   */
-  messageUsageDetails?: JsonObject | undefined;
-
-  /**
-   * The file kind (filter `type`): IMAGE, VIDEO, AUDIO, FONT, DOCUMENT, DATA, OTHER.
-   *
-   * @generated from field: optional string type = 35;
-   */
-  type?: string | undefined;
-
-  /**
-   * @generated from field: optional int64 update_date = 36;
-   */
-  updateDate?: bigint | undefined;
-
-  /**
-   * @generated from field: google.protobuf.ListValue team_assignments = 37;
-   */
-  teamAssignments?: ListValue | undefined;
-};
-
-/**
- * Describes the message signage.media.v1.FileSummaryFile.
- * Use `create(FileSummaryFileSchema)` to create a new message.
- */
-export const FileSummaryFileSchema: GenMessage<FileSummaryFile> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 3);
-
-/**
  * Body of `PUT /api/file/{fileId}`: an omitted field is unchanged. validFrom and
  * validTo are Values so that JSON null (clears the bound) differs from absent;
  * an integer (Unix ms) sets the bound. tags is a ListValue so that [] (clears
@@ -682,7 +290,7 @@ export type FileUpdate = Message<"signage.media.v1.FileUpdate"> & {
  * Use `create(FileUpdateSchema)` to create a new message.
  */
 export const FileUpdateSchema: GenMessage<FileUpdate> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 4);
+  messageDesc(file_signage_media_v1_file, 2);
 
 /**
  * @generated from message signage.media.v1.ListFilesRequest
@@ -704,7 +312,7 @@ export type ListFilesRequest = Message<"signage.media.v1.ListFilesRequest"> & {
  * Use `create(ListFilesRequestSchema)` to create a new message.
  */
 export const ListFilesRequestSchema: GenMessage<ListFilesRequest> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 5);
+  messageDesc(file_signage_media_v1_file, 3);
 
 /**
  * @generated from message signage.media.v1.ListFilesResponse
@@ -726,7 +334,7 @@ export type ListFilesResponse = Message<"signage.media.v1.ListFilesResponse"> & 
  * Use `create(ListFilesResponseSchema)` to create a new message.
  */
 export const ListFilesResponseSchema: GenMessage<ListFilesResponse> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 6);
+  messageDesc(file_signage_media_v1_file, 4);
 
 /**
  * @generated from message signage.media.v1.UpdateFileRequest
@@ -748,7 +356,7 @@ export type UpdateFileRequest = Message<"signage.media.v1.UpdateFileRequest"> & 
  * Use `create(UpdateFileRequestSchema)` to create a new message.
  */
 export const UpdateFileRequestSchema: GenMessage<UpdateFileRequest> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 7);
+  messageDesc(file_signage_media_v1_file, 5);
 
 /**
  * @generated from message signage.media.v1.UpdateFileResponse
@@ -765,7 +373,7 @@ export type UpdateFileResponse = Message<"signage.media.v1.UpdateFileResponse"> 
  * Use `create(UpdateFileResponseSchema)` to create a new message.
  */
 export const UpdateFileResponseSchema: GenMessage<UpdateFileResponse> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 8);
+  messageDesc(file_signage_media_v1_file, 6);
 
 /**
  * @generated from message signage.media.v1.RenameFileRequest
@@ -787,7 +395,7 @@ export type RenameFileRequest = Message<"signage.media.v1.RenameFileRequest"> & 
  * Use `create(RenameFileRequestSchema)` to create a new message.
  */
 export const RenameFileRequestSchema: GenMessage<RenameFileRequest> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 9);
+  messageDesc(file_signage_media_v1_file, 7);
 
 /**
  * @generated from message signage.media.v1.RenameFileResponse
@@ -800,7 +408,7 @@ export type RenameFileResponse = Message<"signage.media.v1.RenameFileResponse"> 
  * Use `create(RenameFileResponseSchema)` to create a new message.
  */
 export const RenameFileResponseSchema: GenMessage<RenameFileResponse> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 10);
+  messageDesc(file_signage_media_v1_file, 8);
 
 /**
  * @generated from message signage.media.v1.DeleteFileRequest
@@ -822,7 +430,7 @@ export type DeleteFileRequest = Message<"signage.media.v1.DeleteFileRequest"> & 
  * Use `create(DeleteFileRequestSchema)` to create a new message.
  */
 export const DeleteFileRequestSchema: GenMessage<DeleteFileRequest> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 11);
+  messageDesc(file_signage_media_v1_file, 9);
 
 /**
  * @generated from message signage.media.v1.DeleteFileResponse
@@ -835,7 +443,7 @@ export type DeleteFileResponse = Message<"signage.media.v1.DeleteFileResponse"> 
  * Use `create(DeleteFileResponseSchema)` to create a new message.
  */
 export const DeleteFileResponseSchema: GenMessage<DeleteFileResponse> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 12);
+  messageDesc(file_signage_media_v1_file, 10);
 
 /**
  * One row of the summary: a folder or a file.
@@ -848,15 +456,15 @@ export type FileSummaryItem = Message<"signage.media.v1.FileSummaryItem"> & {
    */
   item: {
     /**
-     * @generated from field: signage.media.v1.FileSummaryFolder folder = 1;
+     * @generated from field: signage.media.v1.FileFolder folder = 1;
      */
-    value: FileSummaryFolder;
+    value: FileFolder;
     case: "folder";
   } | {
     /**
-     * @generated from field: signage.media.v1.FileSummaryFile file = 2;
+     * @generated from field: signage.media.v1.File file = 2;
      */
-    value: FileSummaryFile;
+    value: File;
     case: "file";
   } | { case: undefined; value?: undefined };
 };
@@ -866,7 +474,7 @@ export type FileSummaryItem = Message<"signage.media.v1.FileSummaryItem"> & {
  * Use `create(FileSummaryItemSchema)` to create a new message.
  */
 export const FileSummaryItemSchema: GenMessage<FileSummaryItem> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 13);
+  messageDesc(file_signage_media_v1_file, 11);
 
 /**
  * @generated from message signage.media.v1.GetFileSummaryRequest
@@ -923,7 +531,7 @@ export type GetFileSummaryRequest = Message<"signage.media.v1.GetFileSummaryRequ
  * Use `create(GetFileSummaryRequestSchema)` to create a new message.
  */
 export const GetFileSummaryRequestSchema: GenMessage<GetFileSummaryRequest> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 14);
+  messageDesc(file_signage_media_v1_file, 12);
 
 /**
  * @generated from message signage.media.v1.GetFileSummaryResponse
@@ -945,7 +553,7 @@ export type GetFileSummaryResponse = Message<"signage.media.v1.GetFileSummaryRes
  * Use `create(GetFileSummaryResponseSchema)` to create a new message.
  */
 export const GetFileSummaryResponseSchema: GenMessage<GetFileSummaryResponse> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 15);
+  messageDesc(file_signage_media_v1_file, 13);
 
 /**
  * @generated from message signage.media.v1.GetStorageStatisticsRequest
@@ -962,7 +570,7 @@ export type GetStorageStatisticsRequest = Message<"signage.media.v1.GetStorageSt
  * Use `create(GetStorageStatisticsRequestSchema)` to create a new message.
  */
 export const GetStorageStatisticsRequestSchema: GenMessage<GetStorageStatisticsRequest> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 16);
+  messageDesc(file_signage_media_v1_file, 14);
 
 /**
  * Bytes. total_available_storage_size is unset (rendered null) when the
@@ -998,7 +606,7 @@ export type GetStorageStatisticsResponse = Message<"signage.media.v1.GetStorageS
  * Use `create(GetStorageStatisticsResponseSchema)` to create a new message.
  */
 export const GetStorageStatisticsResponseSchema: GenMessage<GetStorageStatisticsResponse> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 17);
+  messageDesc(file_signage_media_v1_file, 15);
 
 /**
  * @generated from message signage.media.v1.ReplaceFileReferenceRequest
@@ -1035,7 +643,7 @@ export type ReplaceFileReferenceRequest = Message<"signage.media.v1.ReplaceFileR
  * Use `create(ReplaceFileReferenceRequestSchema)` to create a new message.
  */
 export const ReplaceFileReferenceRequestSchema: GenMessage<ReplaceFileReferenceRequest> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 18);
+  messageDesc(file_signage_media_v1_file, 16);
 
 /**
  * @generated from message signage.media.v1.ReplaceFileReferenceResponse
@@ -1048,7 +656,7 @@ export type ReplaceFileReferenceResponse = Message<"signage.media.v1.ReplaceFile
  * Use `create(ReplaceFileReferenceResponseSchema)` to create a new message.
  */
 export const ReplaceFileReferenceResponseSchema: GenMessage<ReplaceFileReferenceResponse> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 19);
+  messageDesc(file_signage_media_v1_file, 17);
 
 /**
  * @generated from message signage.media.v1.AddFileTagsRequest
@@ -1075,7 +683,7 @@ export type AddFileTagsRequest = Message<"signage.media.v1.AddFileTagsRequest"> 
  * Use `create(AddFileTagsRequestSchema)` to create a new message.
  */
 export const AddFileTagsRequestSchema: GenMessage<AddFileTagsRequest> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 20);
+  messageDesc(file_signage_media_v1_file, 18);
 
 /**
  * @generated from message signage.media.v1.AddFileTagsResponse
@@ -1088,7 +696,7 @@ export type AddFileTagsResponse = Message<"signage.media.v1.AddFileTagsResponse"
  * Use `create(AddFileTagsResponseSchema)` to create a new message.
  */
 export const AddFileTagsResponseSchema: GenMessage<AddFileTagsResponse> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 21);
+  messageDesc(file_signage_media_v1_file, 19);
 
 /**
  * @generated from message signage.media.v1.RemoveFileTagsRequest
@@ -1115,7 +723,7 @@ export type RemoveFileTagsRequest = Message<"signage.media.v1.RemoveFileTagsRequ
  * Use `create(RemoveFileTagsRequestSchema)` to create a new message.
  */
 export const RemoveFileTagsRequestSchema: GenMessage<RemoveFileTagsRequest> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 22);
+  messageDesc(file_signage_media_v1_file, 20);
 
 /**
  * @generated from message signage.media.v1.RemoveFileTagsResponse
@@ -1128,7 +736,7 @@ export type RemoveFileTagsResponse = Message<"signage.media.v1.RemoveFileTagsRes
  * Use `create(RemoveFileTagsResponseSchema)` to create a new message.
  */
 export const RemoveFileTagsResponseSchema: GenMessage<RemoveFileTagsResponse> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 23);
+  messageDesc(file_signage_media_v1_file, 21);
 
 /**
  * @generated from message signage.media.v1.SetFileTagsRequest
@@ -1155,7 +763,7 @@ export type SetFileTagsRequest = Message<"signage.media.v1.SetFileTagsRequest"> 
  * Use `create(SetFileTagsRequestSchema)` to create a new message.
  */
 export const SetFileTagsRequestSchema: GenMessage<SetFileTagsRequest> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 24);
+  messageDesc(file_signage_media_v1_file, 22);
 
 /**
  * @generated from message signage.media.v1.SetFileTagsResponse
@@ -1168,7 +776,7 @@ export type SetFileTagsResponse = Message<"signage.media.v1.SetFileTagsResponse"
  * Use `create(SetFileTagsResponseSchema)` to create a new message.
  */
 export const SetFileTagsResponseSchema: GenMessage<SetFileTagsResponse> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 25);
+  messageDesc(file_signage_media_v1_file, 23);
 
 /**
  * @generated from message signage.media.v1.SetFileValidityRequest
@@ -1200,7 +808,7 @@ export type SetFileValidityRequest = Message<"signage.media.v1.SetFileValidityRe
  * Use `create(SetFileValidityRequestSchema)` to create a new message.
  */
 export const SetFileValidityRequestSchema: GenMessage<SetFileValidityRequest> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 26);
+  messageDesc(file_signage_media_v1_file, 24);
 
 /**
  * @generated from message signage.media.v1.SetFileValidityResponse
@@ -1213,7 +821,7 @@ export type SetFileValidityResponse = Message<"signage.media.v1.SetFileValidityR
  * Use `create(SetFileValidityResponseSchema)` to create a new message.
  */
 export const SetFileValidityResponseSchema: GenMessage<SetFileValidityResponse> = /*@__PURE__*/
-  messageDesc(file_signage_media_v1_file, 27);
+  messageDesc(file_signage_media_v1_file, 25);
 
 /**
  * @generated from enum signage.media.v1.TeamAssignmentMode
