@@ -156,6 +156,9 @@ describe("force2FA", () => {
     }
     const other = await platform.http.get("/api/v2/user", { token: admin, query: { customerId, search: `email=${free.email}`, select: "email,forceToSet2FA" } });
     expect(other.body.content[0].forceToSet2FA).toBe(false);
+    // Search agrees with what is rendered: the customer's force2FA counts.
+    const searched = await platform.http.get("/api/v2/user", { token: admin, query: { customerId: forced, search: "forceToSet2FA=true", select: "email" } });
+    expect(searched.body.content.map((u: { email: string }) => u.email)).toContain(viewer.email);
     // Echoing the rendered value back in an own-profile update is no change.
     const echo = await platform.http.put("/api/user/", { token, query: { email: viewer.email }, body: { name: "forced", forceToSet2FA: true } });
     expect(echo.status, echo.text).toBe(200);

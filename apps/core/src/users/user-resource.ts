@@ -35,7 +35,13 @@ export const userResource = defineResource({
     readOnly: { type: "boolean" },
     restricted: { type: "boolean" },
     use2FA: { type: "boolean", column: "use_2fa" },
-    forceToSet2FA: { type: "boolean", column: "force_to_set_2fa" },
+    // The user's own flag, or its customer's "force2FA | boolean | mandatory 2FA for all users" while
+    // it has no 2FA (user-mapper.ts forceToSet2fa): one expression, so search and sort agree with it.
+    forceToSet2FA: {
+      type: "boolean",
+      computed: { sql: "(?? OR (NOT ?? AND coalesce((SELECT cu.force_2fa FROM customer cu WHERE cu.id = ??), false)))", columns: ["force_to_set_2fa", "use_2fa", "customer_id"] },
+      selectOnly: false,
+    },
     ssoLoginEnabled: { type: "boolean" },
     usernamePasswordLoginEnabled: { type: "boolean" },
     magicCodeLoginEnabled: { type: "boolean" },

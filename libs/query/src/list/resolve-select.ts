@@ -52,6 +52,7 @@ function assertSingleValued(entity: ResourceRegistry, name: string): void {
   }
 }
 
+/** Computed fields are select-only unless declared `selectOnly: false` (a stored fact spelled as SQL). */
 function isInStar(field: ResolvedField): field is Exclude<ResolvedField, { type: "relation" }> {
-  return !isRelation(field) && field.selectable && !field.selectOnly && !field.computed;
+  return !isRelation(field) && field.selectable && !field.selectOnly;
 }
