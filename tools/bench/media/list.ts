@@ -59,7 +59,7 @@ export async function benchFileList(): Promise<void> {
       const query = { search: shape.search };
       const all = await captureSql(knex, list(query));
       const listSql = all.filter((s) => /from "file"/i.test(s.sql));
-      if (process.env.SHOW_SQL) for (const s of all) log(`SQL ${s.sql.replace(/\s+/g, " ").slice(0, 600)}`);
+      if (process.env.SHOW_SQL) await showSql(knex, all, process.env.SHOW_SQL === "explain");
       if (listSql.length === 0) throw new Error("no file query captured");
       const [viaGateway, direct, directAll] = await measureAlternating([list(query), await directRun(knex, listSql), await directRun(knex, all)]).finally(releaseDirect);
       const ratio = viaGateway.p95 / direct.p95;
@@ -142,18 +142,31 @@ async function seed(knex: Knex, customerId: number): Promise<{ topId: string; le
   return { topId: leaves[0].path[1], leafId: leaves[0].id };
 }
 
+/** SHOW_SQL=1 prints each statement; SHOW_SQL=explain prints its EXPLAIN ANALYZE plan too. */
+async function showSql(knex: Knex, statements: Statement[], explain: boolean): Promise<void> {
+  for (const s of statements) {
+    log(`SQL ${explain ? s.sql : s.sql.replace(/\s+/g, " ").slice(0, 600)}`);
+    if (!explain) continue;
+    const run = await directRun(knex, [{ sql: `EXPLAIN (ANALYZE, BUFFERS) ${s.sql}`, bindings: s.bindings }]);
+    const plan = (await run().finally(releaseDirect)) as { rows: { "QUERY PLAN": string }[] }[];
+    for (const row of plan[0].rows) log(`  ${row["QUERY PLAN"]}`);
+  }
+}
+
 type PgConnection = { query(sql: string, values: unknown[]): Promise<unknown> };
 
 type PgPool = { acquireConnection(): Promise<PgConnection>; releaseConnection(c: unknown): Promise<void> };
 const held: { pool: PgPool; connection: PgConnection }[] = [];
 
 /** Replays `statements` in order on one connection taken from media's pool and held until `releaseDirect`. */
-async function directRun(knex: Knex, statements: Statement[]): Promise<() => Promise<void>> {
+async function directRun(knex: Knex, statements: Statement[]): Promise<() => Promise<unknown[]>> {
   const pool = knex.client as PgPool;
   const connection = await pool.acquireConnection();
   held.push({ pool, connection });
   return async () => {
-    for (const s of statements) await connection.query(s.sql, s.bindings);
+    const results: unknown[] = [];
+    for (const s of statements) results.push(await connection.query(s.sql, s.bindings));
+    return results;
   };
 }
 
@@ -165,7 +178,7 @@ async function releaseDirect(): Promise<void> {
  * p50/p95 of each run, its samples interleaved with the others' (same machine load for all).
  * A run that measures itself (the probe process) returns its own milliseconds.
  */
-async function measureAlternating(runs: Array<() => Promise<number | void>>): Promise<{ p50: number; p95: number }[]> {
+async function measureAlternating(runs: Array<() => Promise<unknown>>): Promise<{ p50: number; p95: number }[]> {
   for (let i = 0; i < WARMUP; i++) for (const run of runs) await run();
   const times = runs.map(() => [] as number[]);
   for (let i = 0; i < SAMPLES; i++) {

@@ -2,10 +2,10 @@
 import { Code } from "@connectrpc/connect";
 import { AuthErrorKey, roleName, serviceError, type Caller } from "@signage/auth";
 import { Role } from "@signage/contracts/signage/common/v1/role_pb";
-import { AuthProvider, type UserFields } from "@signage/contracts/signage/core/v1/user_pb";
+import { AuthProvider, UserFieldsSchema, type UserFields } from "@signage/contracts/signage/core/v1/user_pb";
 import { checkPasswordRule } from "./passwords.js";
 import type { UserRow } from "./user-row.js";
-import { forceToSet2fa } from "./user-mapper.js";
+import { userToMessage } from "./user-mapper.js";
 import { missingParameter } from "../common/parameters.js";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -68,28 +68,25 @@ export function checkAuthProviderUnchanged(fields: UserFields, current: string):
 
 /**
  * A user below OWNER updating itself ("update another user ... OWNER"; its own profile is its
- * own): the fields an OWNER sets for others (role, readOnly, restricted, 2FA duty, login
- * methods, trustedAdmin, authProvider) stay as they are; repeating the current value is no
- * change. The password changes through POST /api/user/password (with the old one), never here.
+ * own) may change only its profile fields (an allowlist, so a field added to UserFields later
+ * is an OWNER's until named here). Any other field must repeat its current value as rendered
+ * (e.g. forceToSet2FA true under a customer's force2FA). The password changes through
+ * POST /api/user/password (with the old one), never here.
  */
+export const OWN_PROFILE_FIELDS: ReadonlySet<string> = new Set(["email", "name", "editorLevel", "language", "comment", "address"]);
+
 export function checkOwnProfileFields(fields: UserFields, me: UserRow): void {
+  const current = userToMessage(me);
   const changed: string[] = [];
-  const differs = (name: string, requested: unknown, current: unknown) => {
-    if (requested !== undefined && requested !== current) changed.push(name);
-  };
-  if (fields.role !== undefined && fields.role !== Role.UNSPECIFIED) differs("role", roleName(fields.role), me.role);
-  if (fields.authProvider !== undefined && fields.authProvider !== AuthProvider.UNSPECIFIED) differs("authProvider", AuthProvider[fields.authProvider], me.auth_provider);
-  differs("readOnly", fields.readOnly, me.read_only);
-  differs("restricted", fields.restricted, me.restricted);
-  // As rendered: a customer's force2FA shows as forceToSet2FA true (user-mapper.ts).
-  differs("forceToSet2FA", fields.forceToSet2fa, forceToSet2fa(me));
-  differs("use2FA", fields.use2fa, me.use_2fa);
-  differs("ssoLoginEnabled", fields.ssoLoginEnabled, me.sso_login_enabled);
-  differs("usernamePasswordLoginEnabled", fields.usernamePasswordLoginEnabled, me.username_password_login_enabled);
-  differs("magicCodeLoginEnabled", fields.magicCodeLoginEnabled, me.magic_code_login_enabled);
-  differs("oauthPasswordFlowEnabled", fields.oauthPasswordFlowEnabled, me.oauth_password_flow_enabled);
-  differs("trustedAdmin", fields.trustedAdmin, me.trusted_admin);
-  if (fields.password !== undefined) changed.push("password");
+  for (const field of UserFieldsSchema.fields) {
+    if (field.fieldKind !== "scalar" && field.fieldKind !== "enum") continue; // UserFields holds only these
+    const requested = fields[field.localName as keyof UserFields];
+    if (requested === undefined || OWN_PROFILE_FIELDS.has(field.jsonName)) continue;
+    if (field.fieldKind === "enum" && requested === 0) continue; // UNSPECIFIED: not sent
+    // A field User does not render (password) is always a change.
+    const rendered = field.localName in current ? current[field.localName as keyof typeof current] : Symbol("absent");
+    if (requested !== rendered) changed.push(field.jsonName);
+  }
   if (changed.length === 0) return;
   throw serviceError(Code.PermissionDenied, AuthErrorKey.forbidden, `Only an OWNER may change ${changed.join(", ")} of a user; your own password changes through POST /api/user/password`, {
     fields: changed.join(","),
