@@ -1,8 +1,8 @@
 // A single resource's `teamAssignments` as its list renders them with
 // `select=teamAssignments(readOnly,team(id,name))`: one correlated subquery on
 // core's team_assignment (primary key leads with resource_id), ordered by team id.
-import { fromJson, type JsonValue } from "@bufbuild/protobuf";
-import { ListValueSchema, type ListValue } from "@bufbuild/protobuf/wkt";
+import { create } from "@bufbuild/protobuf";
+import { ResourceTeamAssignmentSchema, type ResourceTeamAssignment } from "@signage/contracts/signage/common/v1/teams_pb";
 
 export interface AssignmentJson {
   readOnly: boolean;
@@ -15,7 +15,7 @@ export function teamAssignmentsSql(idColumn: string): string {
   return `(SELECT coalesce(jsonb_agg(jsonb_build_object('readOnly', ta.read_only, 'team', jsonb_build_object('id', t.id, 'name', t.name)) ORDER BY ta.team_id), '[]'::jsonb) FROM team_assignment ta JOIN team t ON t.id = ta.team_id WHERE ta.resource_id = ${idColumn})`;
 }
 
-/** The JSON array as the message's `teamAssignments` ListValue (elements shaped as common.v1.ResourceTeamAssignment). */
-export function assignmentsToMessage(rows: AssignmentJson[] | null | undefined): ListValue {
-  return fromJson(ListValueSchema, (rows ?? []) as unknown as JsonValue);
+/** The JSON array as the message's `teamAssignments`. */
+export function assignmentsToMessage(rows: AssignmentJson[] | null | undefined): ResourceTeamAssignment[] {
+  return (rows ?? []).map(({ readOnly, team }) => create(ResourceTeamAssignmentSchema, { readOnly, team: { id: team.id, name: team.name ?? undefined } }));
 }
