@@ -1,8 +1,8 @@
 // QuickFilterService: document 2 "Quick filter" and the quick filter rows of
 // "Teams, tags, users, quick filters", plus the internal CompileQuickFilter
 // every list uses to apply `quickFilterId`.
-import { Code, type ServiceImpl } from "@connectrpc/connect";
-import { requireAuth, serviceError, singleTenant, type AuthContext } from "@signage/auth";
+import { Code, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import { requireAuth, resourceAccess, serviceError, singleTenant, type AuthContext } from "@signage/auth";
 import { FilteredEntityType, QuickFilterSchema, type QuickFilterService } from "@signage/contracts/signage/core/v1/quick_filter_pb";
 import { printFilter } from "@signage/query";
 import { isFilteredEntityType, listRpc, type FilteredEntityTypeName } from "@signage/runtime";
@@ -44,9 +44,14 @@ function targetCustomer(auth: AuthContext): number {
 export function quickFilterService(deps: QuickFilterServiceDeps): ServiceImpl<typeof QuickFilterService> {
   const { knex, newId } = deps;
 
-  async function load(auth: AuthContext, id: string) {
-    const row = await findQuickFilter(knex, auth.scope, id);
-    if (!row) throw notFound(id);
+  /**
+   * The quick filter as the caller may see it: "restricted = sees only team-assigned
+   * resources", so one its teams hide is as missing as one that does not exist (same 404).
+   */
+  async function load(ctx: HandlerContext, id: string, db: Knex | Knex.Transaction = knex, forUpdate = false) {
+    const row = await findQuickFilter(db, requireAuth(ctx).scope, id, forUpdate);
+    const assignments = (row?.team_assignments ?? []).map((a) => ({ teamId: a.team.id, readOnly: a.readOnly }));
+    if (!row || resourceAccess(await deps.teams.access(ctx), assignments) === "none") throw notFound(id);
     return row;
   }
 
@@ -56,7 +61,7 @@ export function quickFilterService(deps: QuickFilterServiceDeps): ServiceImpl<ty
     },
 
     async getQuickFilter(req, ctx) {
-      return { quickFilter: quickFilterToMessage(await load(requireAuth(ctx), req.id)) };
+      return { quickFilter: quickFilterToMessage(await load(ctx, req.id)) };
     },
 
     async createQuickFilter(req, ctx) {
@@ -92,12 +97,10 @@ export function quickFilterService(deps: QuickFilterServiceDeps): ServiceImpl<ty
     },
 
     async updateQuickFilter(req, ctx) {
-      const auth = requireAuth(ctx);
       const fields = req.quickFilter;
       const quickFilterId = requireParameter(req.quickFilterId, "quickFilterId");
       await knex.transaction(async (trx) => {
-        const row = await findQuickFilter(trx, auth.scope, quickFilterId, true);
-        if (!row) throw notFound(quickFilterId);
+        const row = await load(ctx, quickFilterId, trx, true);
         await deps.teams.assertWritable(ctx, trx, row.id);
         // "readOnly: computed: true when used by channels or sub-channels": what they play must not change under them.
         if (row.read_only) {
@@ -123,15 +126,13 @@ export function quickFilterService(deps: QuickFilterServiceDeps): ServiceImpl<ty
           throw e;
         }
       });
-      return { quickFilter: quickFilterToMessage(await load(auth, quickFilterId)) };
+      return { quickFilter: quickFilterToMessage(await load(ctx, quickFilterId)) };
     },
 
     async deleteQuickFilter(req, ctx) {
-      const auth = requireAuth(ctx);
       const quickFilterId = requireParameter(req.quickFilterId, "quickFilterId");
       await knex.transaction(async (trx) => {
-        const row = await findQuickFilter(trx, auth.scope, quickFilterId, true);
-        if (!row) throw notFound(quickFilterId);
+        const row = await load(ctx, quickFilterId, trx, true);
         await deps.teams.assertWritable(ctx, trx, row.id);
         const usages = await usagesOf(trx, row.id);
         if (usages.length > 0) {

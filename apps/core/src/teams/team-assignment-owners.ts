@@ -3,7 +3,7 @@
 // caller (the owner authenticates and scopes the call itself).
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { createContextValues, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
-import { authContextKey, requireAuth, tenantScope } from "@signage/auth";
+import { authContextKey, requireAuth, scopeIncludes, tenantScope } from "@signage/auth";
 import {
   CountTeamResourcesRequestSchema,
   ListResourceTeamsRequestSchema,
@@ -27,10 +27,14 @@ export interface AssignmentOwner {
   countTeamResources(req: MessageInitShape<typeof CountTeamResourcesRequestSchema>): Promise<CountTeamResourcesResponse>;
 }
 
-/** The same call on behalf of the same caller, scoped to one tenant (what `customerId` does over RPC). */
+/**
+ * The same call on behalf of the same caller, narrowed to one tenant of the caller's resolved
+ * scope (what `customerId` does over RPC). A tenant outside that scope never widens it: the
+ * call keeps the caller's scope, as the scoping table has other roles' selectors ignored.
+ */
 function inTenant(ctx: HandlerContext, customerId: bigint | undefined): HandlerContext {
-  if (customerId === undefined) return ctx;
   const auth = requireAuth(ctx);
+  if (customerId === undefined || !scopeIncludes(auth.scope, Number(customerId))) return ctx;
   const values = createContextValues().set(authContextKey, { caller: auth.caller, scope: tenantScope(Number(customerId)) });
   return { ...ctx, values };
 }

@@ -1,0 +1,94 @@
+// Cross-tenant and team isolation of core's team-enabled resources over HTTP, from the
+// "Customer scoping" table ("Other roles | own tenant | own tenant") and "restricted = sees
+// only team-assigned resources".
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TenantUser, type TestPlatform } from "@signage/testing";
+import { coreModule } from "../src/module.js";
+
+let platform: TestPlatform;
+let admin: string;
+let customerB: number;
+let ownerA: TenantUser;
+let viewerA: TenantUser;
+let ownerB: TenantUser;
+let userOfB: string;
+let filterOfB: string;
+let teamOfB: string;
+
+const team = async (token: string, name: string) => {
+  const res = await platform.http.post("/api/team/", { token, body: { name } });
+  expect(res.status, res.text).toBe(200);
+  return res.body.id as string;
+};
+
+beforeAll(async () => {
+  platform = await startPlatform({ modules: [coreModule], prefix: "core_isolation_test" });
+  admin = await platform.http.login(TEST_ADMIN.email, TEST_ADMIN.password);
+  const customerA = (await createCustomer(platform.http, admin, { name: "Isolation A" })).id;
+  customerB = (await createCustomer(platform.http, admin, { name: "Isolation B" })).id;
+  ownerA = await createUser(platform.http, admin, customerA, "OWNER");
+  viewerA = await createUser(platform.http, admin, customerA, "VIEWER");
+  ownerB = await createUser(platform.http, admin, customerB, "OWNER");
+  const viewerB = await createUser(platform.http, admin, customerB, "VIEWER");
+  userOfB = (await platform.http.get("/api/v2/user", { token: ownerB.token, query: { search: `email=${viewerB.email}`, select: "id" } })).body.content[0].id;
+  teamOfB = await team(ownerB.token, "B night shift");
+  const filter = await platform.http.post("/api/quickFilter/", {
+    token: ownerB.token,
+    query: { teamIds: teamOfB },
+    body: { name: "B filter", filteredEntityType: "FILE", criteria: { search: "type=IMAGE" } },
+  });
+  expect(filter.status, filter.text).toBe(200);
+  filterOfB = filter.body.id;
+});
+afterAll(() => platform?.close());
+
+describe("another tenant's team assignments stay out of reach ('Other roles | own tenant | own tenant')", () => {
+  it("reading a quick filter's or a user's teams with customerId=<other tenant> answers 404", async () => {
+    const filterTeams = await platform.http.get(`/api/team/quickFilter/${filterOfB}/assignments`, { token: viewerA.token, query: { customerId: customerB } });
+    expect(filterTeams.status, filterTeams.text).toBe(404);
+    const userTeams = await platform.http.get(`/api/team/user/${userOfB}/assignments`, { token: viewerA.token, query: { customerId: customerB } });
+    expect(userTeams.status, userTeams.text).toBe(404);
+    expect((await platform.http.get(`/api/team/user/${userOfB}/assignments`, { token: ownerB.token })).status).toBe(200);
+    // The tenant's own OWNER still reads them.
+    const own = await platform.http.get(`/api/team/quickFilter/${filterOfB}/assignments`, { token: ownerB.token });
+    expect(own.status, own.text).toBe(200);
+    expect(own.body).toEqual([{ teamId: teamOfB, readOnly: false }]);
+  });
+
+  it("changing them with customerId=<other tenant> answers 404 and changes nothing", async () => {
+    const removed = await platform.http.post("/api/quickFilter/updateTeamAssignments", {
+      token: ownerA.token,
+      query: { quickFilterId: filterOfB, customerId: customerB },
+      body: { assignToTeams: [], removeFromTeamIds: [teamOfB] },
+    });
+    expect(removed.status, removed.text).toBe(404);
+    const after = await platform.http.get(`/api/team/quickFilter/${filterOfB}/assignments`, { token: ownerB.token });
+    expect(after.body).toEqual([{ teamId: teamOfB, readOnly: false }]);
+  });
+});
+
+describe("'restricted = sees only team-assigned resources' on a single quick filter", () => {
+  it("a restricted user gets 404 for a quick filter its teams hide, exactly as for one that does not exist", async () => {
+    const teamX = await team(ownerB.token, "B day shift");
+    const restricted = await createUser(platform.http, admin, customerB, "EDITOR");
+    const assigned = await platform.http.post("/api/user/updateTeamAssignments", {
+      token: ownerB.token,
+      query: { email: restricted.email },
+      body: { assignToTeams: [{ teamId: teamX, readOnly: false }], removeFromTeamIds: [] },
+    });
+    expect(assigned.status, assigned.text).toBeLessThan(300);
+    const flagged = await platform.http.put("/api/user/", { token: admin, query: { email: restricted.email }, body: { restricted: true } });
+    expect(flagged.status, flagged.text).toBe(200);
+    const token = await platform.http.login(restricted.email, restricted.password);
+
+    const hidden = await platform.http.get(`/api/quickFilter/${filterOfB}`, { token });
+    const missing = await platform.http.get("/api/quickFilter/00000000-0000-4000-8000-000000000000", { token });
+    expect(hidden.status, hidden.text).toBe(404);
+    expect(hidden.body.key).toBe(missing.body.key);
+    const update = await platform.http.put("/api/quickFilter/", { token, query: { quickFilterId: filterOfB }, body: { name: "taken over" } });
+    expect(update.status, update.text).toBe(404);
+    expect(update.body.key).toBe(missing.body.key);
+    // Its owner still reads it.
+    expect((await platform.http.get(`/api/quickFilter/${filterOfB}`, { token: ownerB.token })).status).toBe(200);
+  });
+});
