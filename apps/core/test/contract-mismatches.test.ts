@@ -172,6 +172,38 @@ describe("force2FA", () => {
   });
 });
 
+describe("'POST `/api/user/2fa?totp=<code>&enable=<bool>`'", () => {
+  it("turning 2FA off takes the code in the documented totp parameter (the x-totp header works as well)", async () => {
+    const user = await createUser(platform.http, admin, customerId, "VIEWER");
+    const start = await platform.http.post("/api/user/2fa", { token: user.token, query: { enable: true } });
+    const secret = start.body.secret as string;
+    const confirm = await platform.http.post("/api/user/2fa", { token: user.token, query: { enable: true, totp: currentTotpCode(secret) } });
+    expect(confirm.body.use2FA).toBe(true);
+
+    const without = await platform.http.post("/api/user/2fa", { token: user.token, query: { enable: false } });
+    expect(without.status, without.text).toBe(403);
+    expect(without.body.key).toBe("auth.error.totpRequired");
+    const wrong = await platform.http.post("/api/user/2fa", { token: user.token, query: { enable: false, totp: "000000" === currentTotpCode(secret) ? "111111" : "000000" } });
+    expect(wrong.status, wrong.text).toBe(403);
+    expect(wrong.body.key).toBe("auth.error.totpInvalid");
+    const off = await platform.http.post("/api/user/2fa", { token: user.token, query: { enable: false, totp: currentTotpCode(secret) } });
+    expect(off.status, off.text).toBe(200);
+    expect(off.body.use2FA).toBe(false);
+    expect((await platform.http.get("/api/v2/user/me", { token: user.token })).body.use2FA).toBe(false);
+  });
+});
+
+describe("'use2FA' on PUT `/api/user/`", () => {
+  it("an OWNER cannot turn another user's 2FA on (it needs the user's authenticator): 400 naming the way, not a silent no-op", async () => {
+    const user = await createUser(platform.http, admin, customerId, "VIEWER");
+    const res = await platform.http.put("/api/user/", { token: owner.token, query: { email: user.email }, body: { use2FA: true } });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body).toMatchObject({ key: "user.error.use2faSelfService", details: { fields: "use2FA" } });
+    const off = await platform.http.put("/api/user/", { token: owner.token, query: { email: user.email }, body: { use2FA: false } });
+    expect(off.status, off.text).toBe(200);
+  });
+});
+
 describe("teamAssignments on users and quick filters", () => {
   it("'All team-enabled resources ... expose `teamAssignments`': selectable on users and quick filters; an unselected field never renders", async () => {
     const team = await platform.http.post("/api/team/", { token: owner.token, body: { name: "Night shift" } });

@@ -36,6 +36,18 @@ describe("customer rules", () => {
     expect((await admin.listCustomers({ query: { size: 1 } })).page).toBeDefined();
   });
 
+  it("'Move under network owner (ADMIN) | PUT `/api/customer/{id}/moveToSubreseller`': an update naming another ownerSubresellerId or createAsSubreseller is refused (400), not silently ignored; echoing the read values is no change", async () => {
+    const owner = (await admin.createCustomer({ customer: { name: "Update Owner", createAsSubreseller: true, licenseTier: LicenseTier.BUSINESS } })).customer!;
+    const member = (await admin.createCustomer({ customer: { name: "Update Member", ownerSubresellerId: owner.id, licenseTier: LicenseTier.BUSINESS } })).customer!;
+    const plain = (await admin.createCustomer({ customer: { name: "Update Plain" } })).customer!;
+    expect(await failure(admin.updateCustomer({ id: plain.id, customer: { ownerSubresellerId: owner.id } }))).toEqual({ code: Code.InvalidArgument, key: "customer.error.createOnlyField" });
+    expect(await failure(admin.updateCustomer({ id: plain.id, customer: { createAsSubreseller: true } }))).toEqual({ code: Code.InvalidArgument, key: "customer.error.createOnlyField" });
+    const after = await admin.listCustomers({ query: { search: `id=${plain.id}` } });
+    expect(after.content[0].ownerSubresellerId).toBeUndefined();
+    const echoed = await admin.updateCustomer({ id: member.id, customer: { name: "Update Member 2", ownerSubresellerId: owner.id } });
+    expect(echoed.customer).toMatchObject({ name: "Update Member 2", ownerSubresellerId: owner.id });
+  });
+
   it("'ownerSubresellerId (ADMIN)': a network owner cannot be created under another network owner", async () => {
     const owner = (await admin.createCustomer({ customer: { name: "Rules Owner", createAsSubreseller: true } })).customer!;
     expect((await failure(admin.createCustomer({ customer: { name: "Rules Nested", createAsSubreseller: true, ownerSubresellerId: owner.id } }))).key).toBe("customer.error.subresellerCannotBeOwned");

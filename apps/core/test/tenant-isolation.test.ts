@@ -92,3 +92,19 @@ describe("'restricted = sees only team-assigned resources' on a single quick fil
     expect((await platform.http.get(`/api/quickFilter/${filterOfB}`, { token: ownerB.token })).status).toBe(200);
   });
 });
+
+describe("ADMIN 'with: that tenant' naming a customer that does not exist", () => {
+  it("creating a user, team, tag or quick filter there answers 404 customer.error.notFound, not 500", async () => {
+    const customerId = 999_999;
+    const attempts = [
+      platform.http.post("/api/user/", { token: admin, query: { customerId }, body: { email: "ghost@example.test", name: "Ghost", role: "VIEWER", password: "long-enough-1" } }),
+      platform.http.post("/api/team/", { token: admin, query: { customerId }, body: { name: "Ghost team" } }),
+      platform.http.post("/api/tag", { token: admin, query: { customerId, tagType: "DEVICE" }, body: { tag: "ghost" } }),
+      platform.http.post("/api/quickFilter/", { token: admin, query: { customerId }, body: { name: "Ghost filter", filteredEntityType: "FILE", criteria: { search: "type=IMAGE" } } }),
+    ];
+    for (const res of await Promise.all(attempts)) {
+      expect(res.status, res.text).toBe(404);
+      expect(res.body).toMatchObject({ key: "customer.error.notFound", details: { id: customerId } });
+    }
+  });
+});

@@ -8,6 +8,7 @@ import { createOutbox, createOutboxTable, type EventBus } from "@signage/events"
 import { createService, serverTracingInterceptor, type Logger, type Service } from "@signage/platform";
 import type { ProcessKeys } from "./keys.js";
 import { createPeers, type Peers } from "./peers/peers.js";
+import { missingCustomerInterceptor } from "./errors/missing-customer-interceptor.js";
 import { listQueryErrorInterceptor } from "./list/list-error-interceptor.js";
 import type { ModuleInstance, ServiceModule } from "./service-module.js";
 
@@ -67,6 +68,7 @@ export async function startModule(module: ServiceModule, infra: SharedInfra): Pr
         captcha: instance.captcha ?? captchaFromEnv(infra.env),
       }),
       listQueryErrorInterceptor,
+      missingCustomerInterceptor,
     ],
     shutdownTimeoutMs: infra.shutdownTimeoutMs,
   });

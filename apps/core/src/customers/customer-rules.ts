@@ -66,6 +66,26 @@ export function checkNotSubresellerRequestByNonAdmin(caller: Caller, fields: Cus
 }
 
 /**
+ * Network membership has operations of its own ("Move under network owner (ADMIN) | PUT
+ * `/api/customer/{id}/moveToSubreseller?subresellerId=<id>`", promote / remove privilege);
+ * an update naming these create-time fields would otherwise be silently ignored.
+ */
+export function refuseNetworkFieldsOnUpdate(fields: CustomerFields, current: { ownerSubresellerId: number | null; networkOwner: boolean }): void {
+  // Echoing a customer as it was read is no change.
+  const owner = fields.ownerSubresellerId === undefined ? undefined : Number(fields.ownerSubresellerId);
+  if (owner !== undefined && owner !== (current.ownerSubresellerId ?? 0)) {
+    throw invalid("customer.error.createOnlyField", "ownerSubresellerId is set on create; move a customer with PUT /api/customer/{id}/moveToSubreseller?subresellerId=<id>", {
+      fields: "ownerSubresellerId",
+    });
+  }
+  if (fields.createAsSubreseller !== undefined && fields.createAsSubreseller !== current.networkOwner) {
+    throw invalid("customer.error.createOnlyField", "createAsSubreseller is set on create; promote a customer with POST /api/customer/{id}/promoteAsSubreseller", {
+      fields: "createAsSubreseller",
+    });
+  }
+}
+
+/**
  * Fields that govern a customer's own access and licence: set by its manager (ADMIN, or its
  * network owner), never by the customer itself; otherwise an OWNER could lift its own
  * restriction or expiration ("restricted: true disables all access").

@@ -9,6 +9,7 @@ import { customerColumns } from "./customer-columns.js";
 import {
   checkNetworkOwnerTier,
   checkNotSubresellerRequestByNonAdmin,
+  refuseNetworkFieldsOnUpdate,
   isAdmin,
   isNetworkOwnerCaller,
   refuseAdminOnlyFields,
@@ -135,6 +136,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
       const fields = req.customer ?? ({} as NonNullable<typeof req.customer>);
       const row = await load(auth, id);
       refuseAdminOnlyFields(auth.caller, fields);
+      refuseNetworkFieldsOnUpdate(fields, { ownerSubresellerId: row.owner_subreseller_id, networkOwner: row.subreseller_since !== null });
       refuseManagerOnlyFieldsOnOwnCustomer(auth.caller, id, fields);
       refuseBlockingPlatform(row.platform, fields);
       checkNotSubresellerRequestByNonAdmin(auth.caller, fields);

@@ -130,6 +130,10 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
         columns.password_hash = await hashPassword(fields.password);
       }
       if (fields.use2fa === false) Object.assign(columns, { use_2fa: false, totp_secret: null, pending_totp_secret: null });
+      // Turning 2FA on needs the user's authenticator, so only the user can (instead of a silent no-op).
+      if (fields.use2fa === true && !target.use_2fa) {
+        throw serviceError(Code.InvalidArgument, "user.error.use2faSelfService", "2FA is turned on by the user itself: POST /api/user/2fa?enable=true, then confirm with a totp code", { fields: "use2FA" });
+      }
       await knex.transaction(async (trx) => {
         if (Object.keys(columns).length) await trx("app_user").where({ id: target.id }).update(columns);
         if (fields.password !== undefined) await revokeAllRefreshTokens(trx, target.id);

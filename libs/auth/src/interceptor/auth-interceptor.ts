@@ -59,7 +59,7 @@ export function createAuthInterceptor({ verifier, directory, totp, captcha, curr
     const sensitive = policy.sensitive || (!req.stream && touchedSensitiveField(req.method.input, req.message, policy.sensitiveFields) !== undefined);
     if (sensitive) {
       await checkCaptcha(captcha, req.header, caller);
-      await checkTotp(totp, req.header, caller);
+      await checkTotp(totp, req.header.get("x-totp") ?? totpParameter(req), caller);
     }
 
     const peeked = policy.customerIdField
@@ -104,10 +104,20 @@ async function currentCaller(caller: Caller, directory: TenantDirectory, now: nu
   return caller;
 }
 
-async function checkTotp(totp: TotpChecker | undefined, header: Headers, caller: Caller): Promise<void> {
+/**
+ * A method whose request has a `totp` field documents the code there (`POST /api/user/2fa?
+ * totp=<code>&enable=false`); it counts as the `x-totp` header would.
+ */
+function totpParameter(req: { stream: boolean; message?: unknown }): string | undefined {
+  if (req.stream) return undefined;
+  const value = (req.message as { totp?: unknown } | undefined)?.totp;
+  return typeof value === "string" ? value : undefined;
+}
+
+async function checkTotp(totp: TotpChecker | undefined, supplied: string | undefined, caller: Caller): Promise<void> {
   if (!caller.twoFactor) return;
-  const code = header.get("x-totp")?.trim();
-  if (!code) throw serviceError(Code.PermissionDenied, AuthErrorKey.totpRequired, "x-totp header required");
+  const code = supplied?.trim();
+  if (!code) throw serviceError(Code.PermissionDenied, AuthErrorKey.totpRequired, "x-totp header required (or the method's totp parameter)");
   // Fail closed: a server that cannot check codes must not let sensitive calls through.
   if (!totp) throw serviceError(Code.Internal, AuthErrorKey.totpUnavailable, "TOTP verification is not configured");
   if (!(await totp.verify(caller, code))) {
