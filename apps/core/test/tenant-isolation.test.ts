@@ -67,19 +67,24 @@ describe("another tenant's team assignments stay out of reach ('Other roles | ow
   });
 });
 
+/** An EDITOR of tenant B, restricted, member of a new team of its own. */
+async function restrictedUserOfB(teamName: string) {
+  const teamId = await team(ownerB.token, teamName);
+  const user = await createUser(platform.http, admin, customerB, "EDITOR");
+  const assigned = await platform.http.post("/api/user/updateTeamAssignments", {
+    token: ownerB.token,
+    query: { email: user.email },
+    body: { assignToTeams: [{ teamId, readOnly: false }], removeFromTeamIds: [] },
+  });
+  expect(assigned.status, assigned.text).toBeLessThan(300);
+  const flagged = await platform.http.put("/api/user/", { token: admin, query: { email: user.email }, body: { restricted: true } });
+  expect(flagged.status, flagged.text).toBe(200);
+  return { email: user.email, teamId, token: await platform.http.login(user.email, user.password) };
+}
+
 describe("'restricted = sees only team-assigned resources' on a single quick filter", () => {
   it("a restricted user gets 404 for a quick filter its teams hide, exactly as for one that does not exist", async () => {
-    const teamX = await team(ownerB.token, "B day shift");
-    const restricted = await createUser(platform.http, admin, customerB, "EDITOR");
-    const assigned = await platform.http.post("/api/user/updateTeamAssignments", {
-      token: ownerB.token,
-      query: { email: restricted.email },
-      body: { assignToTeams: [{ teamId: teamX, readOnly: false }], removeFromTeamIds: [] },
-    });
-    expect(assigned.status, assigned.text).toBeLessThan(300);
-    const flagged = await platform.http.put("/api/user/", { token: admin, query: { email: restricted.email }, body: { restricted: true } });
-    expect(flagged.status, flagged.text).toBe(200);
-    const token = await platform.http.login(restricted.email, restricted.password);
+    const { token } = await restrictedUserOfB("B day shift");
 
     const hidden = await platform.http.get(`/api/quickFilter/${filterOfB}`, { token });
     const missing = await platform.http.get("/api/quickFilter/00000000-0000-4000-8000-000000000000", { token });
@@ -90,6 +95,30 @@ describe("'restricted = sees only team-assigned resources' on a single quick fil
     expect(update.body.key).toBe(missing.body.key);
     // Its owner still reads it.
     expect((await platform.http.get(`/api/quickFilter/${filterOfB}`, { token: ownerB.token })).status).toBe(200);
+  });
+});
+
+describe("'restricted = sees only team-assigned resources' on `/api/user/simple`", () => {
+  it("a restricted user's simple user list leaves out users of teams it is not in, as /api/v2/user does", async () => {
+    const hidden = await createUser(platform.http, admin, customerB, "VIEWER");
+    const assigned = await platform.http.post("/api/user/updateTeamAssignments", {
+      token: ownerB.token,
+      query: { email: hidden.email },
+      body: { assignToTeams: [{ teamId: teamOfB, readOnly: false }], removeFromTeamIds: [] },
+    });
+    expect(assigned.status, assigned.text).toBeLessThan(300);
+    const restricted = await restrictedUserOfB("B evening shift");
+
+    const simple = await platform.http.get("/api/user/simple", { token: restricted.token });
+    expect(simple.status, simple.text).toBe(200);
+    const emails = (simple.body as { email: string }[]).map((u) => u.email);
+    expect(emails).toContain(restricted.email);
+    expect(emails).not.toContain(hidden.email);
+    const listed = await platform.http.get("/api/v2/user", { token: restricted.token, query: { select: "email", size: 1000 } });
+    expect(listed.body.content.map((u: { email: string }) => u.email).sort()).toEqual([...emails].sort());
+    // An unrestricted OWNER sees both.
+    const all = (await platform.http.get("/api/user/simple", { token: ownerB.token })).body.map((u: { email: string }) => u.email);
+    expect(all).toEqual(expect.arrayContaining([restricted.email, hidden.email]));
   });
 });
 

@@ -1,6 +1,6 @@
 // UserService: document 2 "User" and "Teams, tags, users, quick filters" (users rows).
 import { Code, type ServiceImpl } from "@connectrpc/connect";
-import { AuthErrorKey, generateTotpSecret, requireAuth, roleAtLeast, roleFromName, roleName, serviceError, singleTenant, totpUri, verifyTotpCode, type AuthContext } from "@signage/auth";
+import { AuthErrorKey, generateTotpSecret, requireAuth, roleAtLeast, roleFromName, roleName, serviceError, singleTenant, teamVisibilityHook, totpUri, verifyTotpCode, type AuthContext } from "@signage/auth";
 import { Role } from "@signage/contracts/signage/common/v1/role_pb";
 import type { UserService, UserFields } from "@signage/contracts/signage/core/v1/user_pb";
 import type { CoreDeps } from "../deps.js";
@@ -60,7 +60,10 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
     },
 
     async listSimpleUsers(_req, ctx) {
-      const rows = await userView(knex, requireAuth(ctx).scope).clearSelect().select("u.email", "u.name").orderBy("u.email");
+      const query = userView(knex, requireAuth(ctx).scope).clearSelect().select("u.email", "u.name").orderBy("u.email");
+      // Users are team-assignable: "restricted = sees only team-assigned resources", as in /api/v2/user.
+      if (teams) teamVisibilityHook(await teams.access(ctx))(query, { column: (c) => `u.${c}` });
+      const rows = await query;
       return { users: rows.map((r: { email: string; name: string | null }) => ({ email: r.email, name: r.name ?? undefined })) };
     },
 
