@@ -54,6 +54,23 @@ describe("chunked upload sessions", { timeout: 30_000 }, () => {
     expect(unsupported.status).toBe(415);
   });
 
+  it("init: \"contentType: MIME type, detected by the client; the server validates\" against the kinds table, which is by extension: another kind than the name is 415, no session opens", async () => {
+    const sessions = () => env.platform.knexOf("media")("upload_session").where({ customer_id: t.id });
+    const before = (await sessions()).length;
+    for (const [contentType, name] of [["image/png", "evil.exe"], ["image/svg+xml", "page.html"], ["video/mp4", "still.png"]]) {
+      const res = await init(t.editor.token, { name, size: 20, totalChunks: 1, contentType });
+      expect(res.status, `${contentType} ${name}: ${res.text}`).toBe(415);
+      expect(res.body).toMatchObject({ key: "media.error.unsupportedMediaType", details: { filename: name } });
+    }
+    expect((await sessions()).length).toBe(before);
+    // A generic or missing type is still read from the extension.
+    for (const contentType of ["application/octet-stream", undefined]) {
+      const res = await init(t.editor.token, { name: "clip.mov", size: 20, totalChunks: 1, ...(contentType ? { contentType } : {}) });
+      expect(res.status, res.text).toBe(200);
+      await http().delete(`/api/v2/file/upload/${res.body.uploadId}`, { token: t.editor.token });
+    }
+  });
+
   it("init returns uploadId, uploadUrls keyed \"1\"..\"N\", maxChunkSize, name, size, totalChunks", async () => {
     const res = await init(t.editor.token, { name: "clip.mp4", size: 150_000, totalChunks: 3, contentType: "video/mp4" });
     expect(res.status, res.text).toBe(200);

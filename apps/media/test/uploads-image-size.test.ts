@@ -2,7 +2,7 @@
 // for the image kinds it can read (PNG, JPEG, GIF, WebP, SVG); no decoding.
 import { describe, expect, it } from "vitest";
 import { imageSize } from "../src/uploads/image-size.js";
-import { validateContentType } from "../src/uploads/supported-types.js";
+import { extensionOf, validateContentType } from "../src/uploads/supported-types.js";
 import { png } from "./uploads-support.js";
 
 function jpeg(width: number, height: number): Buffer {
@@ -64,9 +64,9 @@ describe("image header sizes", () => {
 describe("supported kinds table", () => {
   it("accepts every kind of document 1 (Images, Videos, Audio, Fonts, Documents, Data) and refuses others", () => {
     const ok = ["image/png", "image/jpeg", "image/gif", "image/svg+xml", "image/webp", "video/mp4", "video/webm", "video/quicktime", "audio/mpeg", "audio/wav", "audio/ogg", "font/ttf", "font/otf", "font/woff", "font/woff2", "application/pdf", "application/json"];
-    for (const type of ok) expect(validateContentType(type)).toBe(type);
-    expect(validateContentType("image/jpg")).toBe("image/jpeg");
+    for (const type of ok) expect(validateContentType(type, `f${extensionOf(type)}`)).toBe(type);
+    expect(validateContentType("image/jpg", "f.jpg")).toBe("image/jpeg");
     expect(validateContentType("", "song.MP3")).toBe("audio/mpeg");
-    for (const bad of ["text/html", "image/bmp", "application/zip", "video/x-msvideo"]) expect(() => validateContentType(bad)).toThrow(/Unsupported content type/);
+    for (const bad of ["text/html", "image/bmp", "application/zip", "video/x-msvideo"]) expect(() => validateContentType(bad, "f")).toThrow(/Unsupported content type/);
   });
 });

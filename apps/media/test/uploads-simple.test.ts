@@ -100,6 +100,27 @@ describe("simple upload POST /api/file", { timeout: 30_000 }, () => {
     expect(ok.body[0].contentType).toBe("video/webm");
   });
 
+  it("\"contentType: MIME type, detected by the client; the server validates\" against the kinds table, which is by extension: a declared type of another kind than the name is 415 and nothing is kept", async () => {
+    const before = (await fileRows(t.id)).length;
+    for (const [type, name] of [["image/png", "evil.exe"], ["image/svg+xml", "page.html"], ["video/mp4", "still.png"], ["image/png", "noextension"], ["application/pdf", "data.json"]]) {
+      const res = await post(t.editor.token, multipart([{ name: "files[]", filename: name, type, data: png(2, 2) }]));
+      expect(res.status, `${type} ${name}: ${res.text}`).toBe(415);
+      expect(res.body).toMatchObject({ key: "media.error.unsupportedMediaType", details: { filename: name } });
+      expect(res.body.message).toContain(`does not match the file name '${name}'`);
+    }
+    // One bad file refuses the whole call, the good one before it included.
+    const mixed = await post(t.editor.token, multipart([
+      { name: "files[]", filename: "fine.png", type: "image/png", data: png(2, 2) },
+      { name: "files[]", filename: "evil.exe", type: "image/png", data: png(2, 2) },
+    ]));
+    expect(mixed.status).toBe(415);
+    expect((await fileRows(t.id)).length).toBe(before);
+    // The same kind is a match (the client detected a PNG saved as .jpg); extensions ignore case.
+    const sameKind = await post(t.editor.token, multipart([{ name: "files[]", filename: "Photo.JPG", type: "image/png", data: png(2, 2) }]));
+    expect(sameKind.status, sameKind.text).toBe(200);
+    expect(sameKind.body[0].contentType).toBe("image/png");
+  });
+
   it("\"Simple upload: below 200 MB per file\": a 200 MB file is refused with 413 upload.error.payloadTooLarge, streamed and not kept", async () => {
     const before = (await fileRows(t.id)).length;
     const { body, contentType } = streamedMultipart("files[]", "big.mp4", "video/mp4", 200 * 1024 * 1024);

@@ -46,7 +46,7 @@ export type { ListParams } from "./list/list-params.js";
 export { planList, isListPlan, type ListPlan } from "./list/plan-list.js";
 export { runList, type RunListOptions } from "./list/run-list.js";
 export { toPageResponse, type ListResult, type PageInfo } from "./list/page.js";
-export { DEFAULT_PAGE_SIZE, DEFAULT_MAX_PAGE_SIZE, type PagingOptions } from "./list/paging.js";
+export { DEFAULT_PAGE_SIZE, DEFAULT_MAX_PAGE_SIZE, resolvePaging, type PagingOptions } from "./list/paging.js";
 export type { Selection, SelectedField } from "./list/selection.js";
 export type { SortKey } from "./list/sort.js";
 export type { Row } from "./list/project-row.js";

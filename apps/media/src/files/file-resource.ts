@@ -45,7 +45,8 @@ export const fileResource = defineResource({
     // Blob keys here; turned into download URLs per request (file-list.ts).
     location: { type: "string", computed: { sql: "??", columns: ["storage_key"] } },
     thumbnail: { type: "string", computed: { sql: "??", columns: ["thumbnail_key"] } },
-    readOnly: { type: "boolean", computed: { sql: "false", columns: [] } },
+    // Per caller (team hook, role): filled in by the list, so neither sortable nor searchable.
+    readOnly: { type: "boolean", computed: { sql: "false", columns: [] }, completedAfterQuery: true },
     // "duplicateDetails: files with the same checksum (select-only)", same tenant.
     duplicateDetails: {
       type: "json",

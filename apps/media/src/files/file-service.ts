@@ -1,7 +1,7 @@
 // FileService: document 1 "Endpoints / Files" (uploads and team assignment
 // updates are served by their own services).
-import { Code, type ServiceImpl } from "@connectrpc/connect";
-import { requireAuth, serviceError } from "@signage/auth";
+import type { ServiceImpl } from "@connectrpc/connect";
+import { requireAuth } from "@signage/auth";
 import type { Peers } from "@signage/runtime";
 import { TeamAssignmentMode, type FileService } from "@signage/contracts/signage/media/v1/file_pb";
 import { deleteFile } from "../folders/folder-delete.js";
@@ -14,6 +14,7 @@ import { storageStatistics } from "./storage-statistics.js";
 import { writeTenant } from "./caller.js";
 import type { TeamAssignmentMode as Mode } from "./file-events.js";
 import type { FileDeps } from "./file-deps.js";
+import { requiredParameter } from "./required-parameter.js";
 
 const MODES: Record<TeamAssignmentMode, Mode> = {
   [TeamAssignmentMode.UNSPECIFIED]: "MERGE",
@@ -22,11 +23,6 @@ const MODES: Record<TeamAssignmentMode, Mode> = {
   [TeamAssignmentMode.KEEP_TARGET]: "KEEP_TARGET",
 };
 
-function required(value: string | undefined, parameter: string): string {
-  if (!value?.trim()) throw serviceError(Code.InvalidArgument, "request.error.missingParameter", `${parameter} is required`, { parameter });
-  return value.trim();
-}
-
 export function fileService(deps: FileDeps, peers?: Peers): Partial<ServiceImpl<typeof FileService>> {
   return {
     listFiles: (req, ctx) => listFiles(ctx, deps, req.query),
@@ -34,7 +30,7 @@ export function fileService(deps: FileDeps, peers?: Peers): Partial<ServiceImpl<
       return { file: await updateFile(ctx, deps, req.fileId, req.file) };
     },
     async renameFile(req, ctx) {
-      await renameFile(ctx, deps, required(req.fileId, "fileId"), req.newName);
+      await renameFile(ctx, deps, requiredParameter(req.fileId, "fileId"), req.newName);
       return {};
     },
     async deleteFile(req, ctx) {
@@ -47,8 +43,8 @@ export function fileService(deps: FileDeps, peers?: Peers): Partial<ServiceImpl<
       const auth = requireAuth(ctx);
       const input = {
         customerId: writeTenant(auth),
-        fileIdToReplace: required(req.fileIdToReplace, "fileIdToReplace"),
-        sourceFileId: required(req.sourceFileId, "sourceFileId"),
+        fileIdToReplace: requiredParameter(req.fileIdToReplace, "fileIdToReplace"),
+        sourceFileId: requiredParameter(req.sourceFileId, "sourceFileId"),
         removeOldFile: req.removeOldFile ?? false,
         teamAssignmentMode: MODES[req.teamAssignmentMode ?? TeamAssignmentMode.MERGE],
       };

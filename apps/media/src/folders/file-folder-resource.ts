@@ -42,7 +42,8 @@ export const fileFolderResource = defineResource({
       type: "string",
       computed: { sql: "(select ft.thumbnail_key from file ft where ft.file_folder_id = ?? order by ft.name, ft.id limit 1)", columns: ["id"] },
     },
-    readOnly: { type: "boolean", computed: { sql: "false", columns: [] } },
+    // Per caller (team hook, role): filled in by the list, so neither sortable nor searchable.
+    readOnly: { type: "boolean", computed: { sql: "false", columns: [] }, completedAfterQuery: true },
     alphaDriveFolderDetails: { type: "json", computed: { sql: "case when ?? = 'alpha' then ?? end", columns: ["sync_source", "sync_settings"] } },
     betaDriveFolderDetails: { type: "json", computed: { sql: "case when ?? = 'beta' then ?? end", columns: ["sync_source", "sync_settings"] } },
     gammaFolderDetails: { type: "json", computed: { sql: "case when ?? = 'gamma' then ?? end", columns: ["sync_source", "sync_settings"] } },

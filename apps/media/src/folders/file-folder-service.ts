@@ -12,7 +12,8 @@ import { FOLDER_SINGLE_SELECT } from "./file-folder-resource.js";
 import { moveBatch } from "./folder-move.js";
 import { requireFolder } from "./folder-repository.js";
 import { FOLDER_TYPE_FILTERED } from "./folder-row.js";
-import { createSyncedFolder, missingParameter, onSyncedFolder, syncNotImplemented } from "./folder-sync.js";
+import { createSyncedFolder, onSyncedFolder, syncNotImplemented } from "./folder-sync.js";
+import { missingParameter } from "../files/required-parameter.js";
 
 export function fileFolderService(deps: FileDeps): Partial<ServiceImpl<typeof FileFolderService>> {
   const { knex } = deps;

@@ -4,6 +4,7 @@ import { Code, type HandlerContext } from "@connectrpc/connect";
 import { requireAuth, serviceError } from "@signage/auth";
 import type { SyncedFolderSettings } from "@signage/contracts/signage/media/v1/file_folder_pb";
 import { writeTenant } from "../files/caller.js";
+import { missingParameter } from "../files/required-parameter.js";
 import type { FileDeps } from "../files/file-deps.js";
 import { checkFolderName, requireParentId } from "./folder-create.js";
 import { requireFolder, requireStoredFolder } from "./folder-repository.js";
@@ -18,10 +19,6 @@ const REQUIRED: Record<SyncSource, (keyof SyncedFolderSettings)[]> = {
 
 function notImplemented(what: string) {
   return serviceError(Code.Unimplemented, "fileFolder.error.syncNotImplemented", `${what}: cloud-drive sync (alpha, beta, gamma) is not implemented yet`);
-}
-
-export function missingParameter(parameter: string) {
-  return serviceError(Code.InvalidArgument, "request.error.missingParameter", `${parameter} is required`, { parameter });
 }
 
 /** Checks the documented required fields of a settings body. */

@@ -25,6 +25,7 @@ import {
   type TeamResourceTable,
 } from "@signage/runtime";
 import { announceFileTags } from "../files/file-tag-events.js";
+import { requiredParameter } from "../files/required-parameter.js";
 import { mediaTeamHooks, type MediaTeamHooksWithAccess } from "./media-team-hooks.js";
 
 export const MEDIA_TEAM_TABLES = teamResourceTables([
@@ -55,8 +56,8 @@ export function mediaTeams(input: { knex: Knex; bus: EventBus; peers: Peers; out
     register(router) {
       router.service(TeamAssignmentService, teamAssignmentService(deps));
       router.service(MediaTeamService, {
-        updateFileTeamAssignments: (req, ctx) => updateResourceTeams(ctx, deps, "file", req.fileId, req.update),
-        updateFileFolderTeamAssignments: (req, ctx) => updateResourceTeams(ctx, deps, "fileFolder", req.fileFolderId, req.update),
+        updateFileTeamAssignments: (req, ctx) => updateResourceTeams(ctx, deps, "file", requiredParameter(req.fileId, "fileId"), req.update),
+        updateFileFolderTeamAssignments: (req, ctx) => updateResourceTeams(ctx, deps, "fileFolder", requiredParameter(req.fileFolderId, "fileFolderId"), req.update),
       });
     },
     hooks: mediaTeamHooks(MEDIA_TEAM_TABLES, facts),

@@ -1,9 +1,11 @@
 // Document 1 "Supported file kinds": Images PNG, JPG, JPEG, GIF, SVG, WebP;
 // Videos MP4, WebM, MOV; Audio MP3, WAV, OGG; Fonts TTF, OTF, WOFF, WOFF2;
 // Documents PDF; Data JSON. Content types are the client's ("detected by the
-// client; the server validates"): anything outside this table is refused (415).
+// client; the server validates"): anything outside this table is refused (415),
+// and so is a declared type of another kind than the file name's extension.
 import { Code } from "@connectrpc/connect";
 import { serviceError } from "@signage/auth";
+import { fileKindOf } from "../files/file-kind.js";
 
 interface Kind {
   extensions: string[];
@@ -62,14 +64,33 @@ export function unsupportedMediaType(contentType: string, filename?: string) {
   });
 }
 
+/** The declared type is supported, but the file name says another kind (or none): `evil.exe` as image/png. */
+export function contentTypeMismatch(contentType: string, filename: string) {
+  const kind = fileKindOf(contentType);
+  const extensions = Object.entries(SUPPORTED)
+    .filter(([type]) => fileKindOf(type) === kind)
+    .flatMap(([, k]) => k.extensions.map((ext) => `.${ext}`));
+  return serviceError(
+    Code.InvalidArgument,
+    "media.error.unsupportedMediaType",
+    `Content type '${contentType}' does not match the file name '${filename}': ${kind.toLowerCase()} files are named ${extensions.join(", ")}`,
+    { contentType, filename, extensions, supported: supportedContentTypes() },
+  );
+}
+
 /**
  * The canonical content type of an upload, or 415. A generic type
- * (application/octet-stream, or none) is read from the file name's extension.
+ * (application/octet-stream, or none) is read from the file name's extension;
+ * any other must be of the kind the extension names (the kinds table is by
+ * extension), so the client's type cannot relabel another file (`page.html` as SVG).
  */
-export function validateContentType(declared: string | undefined, filename = ""): string {
+export function validateContentType(declared: string | undefined, filename: string): string {
   const type = bare(declared);
-  const canonical = GENERIC.has(type) ? BY_EXTENSION.get(extensionOfName(filename)) : CANONICAL.get(type);
+  const byName = BY_EXTENSION.get(extensionOfName(filename));
+  const canonical = GENERIC.has(type) ? byName : CANONICAL.get(type);
   if (!canonical) throw unsupportedMediaType(type, filename || undefined);
+  // Same kind, not same type: the client detects the type, e.g. a PNG saved as photo.jpg.
+  if (!byName || fileKindOf(byName) !== fileKindOf(canonical)) throw contentTypeMismatch(canonical, filename);
   return canonical;
 }
 

@@ -42,6 +42,12 @@ function resolveSortEntry(resource: ResourceRegistry, entry: string): SortKey {
   if (path.kind === "relation") {
     throw new InvalidSortError(`Invalid sort '${entry}': '${field}' is a relation; sort on one of its fields (e.g. ${field}.name)`, entry);
   }
+  if (path.kind === "field" && path.field.completedAfterQuery) {
+    throw new InvalidSortError(
+      `Invalid sort '${entry}': '${field}' is computed per caller after the query, so it cannot be sorted on; sortable fields: ${sortableNames(resource).join(", ")}`,
+      entry,
+    );
+  }
   if (path.kind === "notNested" || path.jsonPath.length > 0 || !path.field.sortable) {
     throw new InvalidSortError(`Invalid sort '${entry}': '${field}' cannot be sorted on; sortable fields: ${sortableNames(resource).join(", ")}`, entry);
   }

@@ -107,6 +107,14 @@ function resolveScalar(name: string, spec: ScalarFieldSpec): ResolvedScalarField
   if (spec.type === "enum" && (!Array.isArray(spec.values) || spec.values.length === 0)) {
     throw new Error(`enum field '${name}' needs values`);
   }
+  const afterQuery = spec.completedAfterQuery === true;
+  if (afterQuery && (spec.sortable || spec.searchable)) {
+    throw new Error(`field '${name}': a value completed after the query cannot be sortable or searchable`);
+  }
+  // No column placeholders: the same value on every row. Sorting by it is meaningless, and a
+  // literal in ORDER BY is an error (`false`) or, worse, a select-list position (`1`).
+  const constant = spec.computed !== undefined && spec.computed.columns.length === 0;
+  if (constant && spec.sortable) throw new Error(`computed field '${name}': without columns it is a constant, which cannot be sortable`);
   const column = spec.computed || spec.path !== undefined ? null : (spec.column ?? snakeCase(name));
   if (column !== null) assertIdentifier(column, `column of field '${name}'`);
   return Object.freeze({
@@ -116,8 +124,9 @@ function resolveScalar(name: string, spec: ScalarFieldSpec): ResolvedScalarField
     selectable: spec.selectable ?? true,
     // "computed and select-only fields must be named explicitly"
     selectOnly: spec.selectOnly ?? (spec.computed !== undefined || spec.path !== undefined),
-    searchable: spec.searchable ?? true,
-    sortable: spec.sortable ?? SCALAR_SORTABLE_BY_DEFAULT.has(spec.type),
+    searchable: afterQuery ? false : (spec.searchable ?? true),
+    sortable: afterQuery || constant ? false : (spec.sortable ?? SCALAR_SORTABLE_BY_DEFAULT.has(spec.type)),
+    completedAfterQuery: afterQuery,
   }) as ResolvedScalarField;
 }
 

@@ -21,6 +21,12 @@ export interface FieldOptions {
    */
   readonly computed?: { readonly sql: string; readonly columns: readonly string[] };
   /**
+   * The SQL value is a placeholder the service replaces per row after the query (e.g. a
+   * per-caller `readOnly`). Selectable, but never sortable or searchable: the database never
+   * sees the value the client gets, so a sort or filter on it would disagree with the output.
+   */
+  readonly completedAfterQuery?: boolean;
+  /**
    * The value lives in a related row: a dotted path through relations to a field there, e.g.
    * `deviceGroup.name` or `teamAssignments.team.id`. Searchable like the path itself; sortable
    * and selectable (as a plain value) only through to-one relations. Select-only by default.

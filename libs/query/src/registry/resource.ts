@@ -9,6 +9,8 @@ export type ResolvedScalarField = ScalarFieldSpec & {
   readonly selectOnly: boolean;
   readonly searchable: boolean;
   readonly sortable: boolean;
+  /** See FieldOptions.completedAfterQuery; such a field is neither searchable nor sortable. */
+  readonly completedAfterQuery: boolean;
 };
 
 export type ResolvedRelationField = RelationFieldSpec & {

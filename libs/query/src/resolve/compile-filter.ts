@@ -1,7 +1,7 @@
 import { InvalidFilterError, UnknownFieldError } from "../errors.js";
 import { FILTER_OPERATORS, type FilterComparison, type FilterNode } from "../filter/ast.js";
 import { printFilter } from "../filter/print-filter.js";
-import type { ResolvedScalarField, ResourceRegistry } from "../registry/resource.js";
+import { isRelation, type ResolvedScalarField, type ResourceRegistry } from "../registry/resource.js";
 import { fieldExpression } from "../sql/field-expression.js";
 import { isNotNullPredicate, isNullPredicate, negate, positivePredicate, type PositiveOperator } from "../sql/predicates.js";
 import type { CompiledFilter, ExistsHop } from "./compiled-filter.js";
@@ -64,7 +64,14 @@ class FilterCompiler {
   private comparison(node: FilterComparison): CompiledFilter {
     this.checkShape(node);
     const path = resolvePath(this.resource, node.field, (field) => field.searchable);
-    if (path.kind === "unknown") throw new UnknownFieldError(this.parameter, path.field, path.knownFields, node.position);
+    if (path.kind === "unknown") {
+      // A published field whose value only exists after the query: say so, rather than "unknown".
+      const late = resolvePath(this.resource, node.field, (field) => field.searchable || (!isRelation(field) && field.completedAfterQuery));
+      if (late.kind === "field" && late.field.completedAfterQuery) {
+        this.fail(node, `'${node.field}' is computed per caller after the query, so search cannot compare it`);
+      }
+      throw new UnknownFieldError(this.parameter, path.field, path.knownFields, node.position);
+    }
     if (path.kind === "notNested") this.fail(node, `field '${path.field}' has no nested fields`);
 
     if (path.kind === "relation") {

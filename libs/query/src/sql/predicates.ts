@@ -87,7 +87,7 @@ export function isNullPredicate(expr: SqlFragment, kind: ValueKind): SqlFragment
     case "array":
       return { sql: `coalesce(cardinality(${expr.sql}), 0) = 0`, bindings: expr.bindings };
     case "json":
-      return { sql: `coalesce(${expr.sql}, 'null'::jsonb) in ('null'::jsonb, '[]'::jsonb, '{}'::jsonb)`, bindings: expr.bindings };
+      return { sql: `coalesce(${asJsonb(expr.sql)}, 'null'::jsonb) in ('null'::jsonb, '[]'::jsonb, '{}'::jsonb)`, bindings: expr.bindings };
     default:
       return { sql: `${expr.sql} is null`, bindings: expr.bindings };
   }
@@ -99,10 +99,18 @@ export function isNotNullPredicate(expr: SqlFragment, kind: ValueKind): SqlFragm
     case "array":
       return { sql: `cardinality(${expr.sql}) > 0`, bindings: expr.bindings };
     case "json":
-      return { sql: `${expr.sql} not in ('null'::jsonb, '[]'::jsonb, '{}'::jsonb)`, bindings: expr.bindings };
+      return { sql: `${asJsonb(expr.sql)} not in ('null'::jsonb, '[]'::jsonb, '{}'::jsonb)`, bindings: expr.bindings };
     default:
       return { sql: `${expr.sql} is not null`, bindings: expr.bindings };
   }
+}
+
+/**
+ * A computed JSON field may yield `json` (json_build_object, json_agg) where columns hold
+ * jsonb; `json` has no equality, so compare both as jsonb (a no-op cast on jsonb).
+ */
+function asJsonb(sql: string): string {
+  return `(${sql})::jsonb`;
 }
 
 /** ≠ and ∉ hold exactly where = and : do not, rows with NULL included. */
