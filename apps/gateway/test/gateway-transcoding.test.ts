@@ -184,6 +184,9 @@ describe("HttpBody-shaped messages", () => {
 
     const down = await fetch(`${gw.base}/api/v2/user/profilePicture?email=me%40x.test`);
     expect(down.headers.get("content-type")).toBe("image/png");
+    // Stored bytes are served inert on the API origin (stored-content-headers.ts).
+    expect(down.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(down.headers.get("content-security-policy")).toContain("sandbox");
     expect(Buffer.from(await down.arrayBuffer()).equals(png)).toBe(true);
     await gw.close();
   });

@@ -10,6 +10,7 @@ import { readJsonBody } from "../http/read-body.js";
 import { readFirstFile } from "../http/read-multipart.js";
 import { HttpError } from "../http/error-body.js";
 import { isHttpBodyShaped } from "../transcode/http-body.js";
+import { setStoredContentHeaders } from "../http/stored-content-headers.js";
 import { forwardHeaders } from "../http/forward-headers.js";
 import { DEFAULT_STREAMING_OPTIONS, mountStreamingRoute, type StreamingOptions } from "../streaming/index.js";
 
@@ -59,6 +60,7 @@ export function mountRpcRoutes(router: Router, routes: RestRoute[], upstreams: U
       );
       if (!route.responseBody && isHttpBodyShaped(route.method.output)) {
         const raw = response.message as unknown as { data: Uint8Array; contentType: string };
+        setStoredContentHeaders(ctx, raw.contentType);
         ctx.type = raw.contentType || "application/octet-stream";
         ctx.body = Buffer.from(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength);
         return;

@@ -10,6 +10,7 @@ import type { Transport } from "@connectrpc/connect";
 import type { RestRoute } from "../routes/route-table.js";
 import { buildRequest, type QueryValues } from "../transcode/request-builder.js";
 import { forwardHeaders } from "../http/forward-headers.js";
+import { setStoredContentHeaders } from "../http/stored-content-headers.js";
 import { responseAbortSignal } from "./call-signal.js";
 
 interface StreamedPart {
@@ -36,6 +37,7 @@ export function downloadHandler(route: RestRoute, transport: Transport) {
       throw new Error(`${method.name}: a download stream must start with body.head`);
     }
     ctx.status = head.value.status || 200;
+    setStoredContentHeaders(ctx, head.value.contentType);
     for (const [name, value] of Object.entries(head.value.headers)) ctx.set(name, value);
     ctx.type = head.value.contentType || "application/octet-stream";
     if (head.value.filename) ctx.set("Content-Disposition", contentDisposition(head.value.filename));
