@@ -6,6 +6,7 @@ import { Role } from "@signage/contracts/signage/common/v1/role_pb";
 import type { RestRoute } from "../routes/route-table.js";
 import { SchemaRegistry, type Schema } from "./schemas.js";
 import { streamingOpenApi } from "../streaming/openapi.js";
+import { PAGE_SELECTION_FIELD } from "../transcode/response-renderer.js";
 
 const EMBEDDED = "signage.common.v1.ListQuery";
 const PAGE_INFO = "signage.common.v1.PageInfo";
@@ -19,6 +20,15 @@ function queryFields(desc: DescMessage, skip: Set<DescField>): DescField[] {
   });
 }
 
+/** "page (0-based, default 0), size (default 20; the endpoint may impose a lower cap)". */
+function pagingBounds(route: RestRoute, field: DescField, schema: Schema): Schema {
+  if (field.parent.typeName !== EMBEDDED) return schema;
+  if (field.name === "page") return { ...schema, minimum: 0, default: 0 };
+  // A larger size is lowered to the cap, not refused: a description, not a `maximum`.
+  if (field.name === "size") return { ...schema, minimum: 1, default: 20, ...(route.maxPageSize ? { description: `At most ${route.maxPageSize} rows per page; a larger size is lowered to it.` } : {}) };
+  return schema;
+}
+
 function responseSchema(route: RestRoute, schemas: SchemaRegistry): Schema | undefined {
   const out = route.method.output;
   if (route.responseBody) {
@@ -29,7 +39,8 @@ function responseSchema(route: RestRoute, schemas: SchemaRegistry): Schema | und
   const content = out.fields.find((f) => f.name === "content");
   if (page?.fieldKind === "message" && page.message.typeName === PAGE_INFO && content) {
     const pageSchema = schemas.objectSchema(page.message);
-    return { ...pageSchema, properties: { content: schemas.fieldSchema(content), ...(pageSchema.properties as object) } };
+    const { [PAGE_SELECTION_FIELD]: _internal, ...rendered } = pageSchema.properties as Record<string, Schema>;
+    return { ...pageSchema, properties: { content: schemas.fieldSchema(content), ...rendered } };
   }
   if (out.fields.length === 0) return undefined;
   return schemas.ref(out);
@@ -49,7 +60,7 @@ function operation(route: RestRoute, schemas: SchemaRegistry): Record<string, un
   }
   const parameters = [
     ...route.template.variables.map((v) => ({ name: v.param, in: "path", required: true, schema: schemas.fieldSchema(v.field) })),
-    ...queryFields(input, bound).map((f) => ({ name: f.jsonName, in: "query", required: false, schema: schemas.fieldSchema(f) })),
+    ...queryFields(input, bound).map((f) => ({ name: f.jsonName, in: "query", required: false, schema: pagingBounds(route, f, schemas.fieldSchema(f)) })),
   ];
   const role = Role[route.minRole] ?? "UNSPECIFIED";
   const response = responseSchema(route, schemas);

@@ -11,6 +11,8 @@ import { installBufferTextEncoding } from "@signage/platform";
 installBufferTextEncoding();
 
 const PAGE_INFO = "signage.common.v1.PageInfo";
+/** PageInfo's field telling the renderer which row fields were selected; never rendered. */
+export const PAGE_SELECTION_FIELD = "selectedFields";
 
 function isPageResponse(desc: DescMessage): boolean {
   const page = desc.fields.find((f) => f.name === "page");
@@ -119,7 +121,7 @@ export function renderResponse(route: RestRoute, message: Record<string, unknown
   }
   if (isPageResponse(output)) {
     const { content = [], page = {} } = messageToRest(output, message) as { content?: Record<string, unknown>[]; page?: Record<string, unknown> };
-    const { selectedFields, ...pageInfo } = page as { selectedFields?: string[] };
+    const { [PAGE_SELECTION_FIELD]: selectedFields, ...pageInfo } = page as { [PAGE_SELECTION_FIELD]?: string[] };
     completeRows(contentMessage(output), content, new Set(selectedFields ?? []));
     return { content, ...pageInfo };
   }
