@@ -46,6 +46,10 @@ describe("customer rules", () => {
     expect(after.content[0].ownerSubresellerId).toBeUndefined();
     const echoed = await admin.updateCustomer({ id: member.id, customer: { name: "Update Member 2", ownerSubresellerId: owner.id } });
     expect(echoed.customer).toMatchObject({ name: "Update Member 2", ownerSubresellerId: owner.id });
+    // A whole form with the create-time default createAsSubreseller:false demotes nobody.
+    const form = await admin.updateCustomer({ id: owner.id, customer: { comment: "kept", createAsSubreseller: false } });
+    expect(form.customer).toMatchObject({ comment: "kept" });
+    expect(form.customer?.subreseller).toBeDefined();
   });
 
   it("'ownerSubresellerId (ADMIN)': a network owner cannot be created under another network owner", async () => {

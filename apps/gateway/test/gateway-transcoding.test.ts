@@ -186,7 +186,7 @@ describe("HttpBody-shaped messages", () => {
     expect(down.headers.get("content-type")).toBe("image/png");
     // Stored bytes are served inert on the API origin (stored-content-headers.ts).
     expect(down.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(down.headers.get("content-security-policy")).toContain("sandbox");
+    expect(down.headers.get("content-security-policy")).toContain("default-src 'none'");
     expect(Buffer.from(await down.arrayBuffer()).equals(png)).toBe(true);
     await gw.close();
   });

@@ -78,7 +78,8 @@ export function refuseNetworkFieldsOnUpdate(fields: CustomerFields, current: { o
       fields: "ownerSubresellerId",
     });
   }
-  if (fields.createAsSubreseller !== undefined && fields.createAsSubreseller !== current.networkOwner) {
+  // false is the form default ("do not create as network owner"), never a demotion.
+  if (fields.createAsSubreseller === true && !current.networkOwner) {
     throw invalid("customer.error.createOnlyField", "createAsSubreseller is set on create; promote a customer with POST /api/customer/{id}/promoteAsSubreseller", {
       fields: "createAsSubreseller",
     });
