@@ -93,6 +93,9 @@ describe("'restricted = sees only team-assigned resources' on a single quick fil
     const update = await platform.http.put("/api/quickFilter/", { token, query: { quickFilterId: filterOfB }, body: { name: "taken over" } });
     expect(update.status, update.text).toBe(404);
     expect(update.body.key).toBe(missing.body.key);
+    const removed = await platform.http.delete("/api/quickFilter/", { token, query: { quickFilterId: filterOfB } });
+    expect(removed.status, removed.text).toBe(404);
+    expect(removed.body.key).toBe(missing.body.key);
     // Its owner still reads it.
     expect((await platform.http.get(`/api/quickFilter/${filterOfB}`, { token: ownerB.token })).status).toBe(200);
   });

@@ -163,5 +163,21 @@ describe("fileCount and firstFileThumbnail of a filtered folder", () => {
     const seen = await eventually(() => filesFor(restricted.token), (body) => body.totalElements === 1, "restricted user's file list");
     expect(seen.content.map((f: any) => f.name)).toEqual(["in-a.png"]);
     expect(await countFor(restricted.token)).toBe(1);
+
+    // "restricted = sees only team-assigned resources": a quick filter of team B is hidden from
+    // this user, so naming it in a list is as unknown as a missing id, while a filtered folder of
+    // team A built on it still shows (and counts) what its filter selects among the user's files.
+    const hiddenFilter = await quickFilter(owner.token, "FILE", { tags: [tag] }, { teamIds: `${teamB}:false` });
+    const hiddenFolder = await createFiltered(owner.token, { parentId: a.rootId, name: `${tag}-b`, quickFilterId: hiddenFilter, teamIds: `${teamA}:false` });
+    expect(hiddenFolder.status, hiddenFolder.text).toBe(200);
+    const named = await lib.http.get("/api/v2/file", { token: restricted.token, query: { quickFilterId: hiddenFilter } });
+    expect(named.status, named.text).toBe(400);
+    expect(named.body.key).toBe("quickFilter.error.notFound");
+    expect((await lib.http.get(`/api/quickFilter/${hiddenFilter}`, { token: restricted.token })).status).toBe(404);
+    const viaFolder = (await listFiles(restricted.token, hiddenFolder.body.id)).body;
+    expect(viaFolder.content.map((f: any) => f.name)).toEqual(["in-a.png"]);
+    expect((await listFolders(restricted.token, `id=${hiddenFolder.body.id}`, { select: "fileCount" })).body.content[0]?.fileCount).toBe(1);
+    // The owner may name it.
+    expect((await lib.http.get("/api/v2/file", { token: owner.token, query: { quickFilterId: hiddenFilter } })).body.totalElements).toBe(2);
   });
 });

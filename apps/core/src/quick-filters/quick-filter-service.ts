@@ -149,8 +149,8 @@ export function quickFilterService(deps: QuickFilterServiceDeps): ServiceImpl<ty
     },
 
     async compileQuickFilter(req, ctx) {
-      const auth = requireAuth(ctx);
-      const row = await findQuickFilter(knex, auth.scope, req.quickFilterId);
+      // A quickFilterId the caller names must be one it may read; a filtered folder it lists applies its own.
+      const row = req.ofFilteredFolder ? await findQuickFilter(knex, requireAuth(ctx).scope, req.quickFilterId) : await load(ctx, req.quickFilterId);
       if (!row) throw notFound(req.quickFilterId);
       const expected = entityTypeName(req.expectedEntityType);
       if (expected !== row.filtered_entity_type) {

@@ -19,7 +19,9 @@ export async function listFiles(ctx: HandlerContext, deps: FileDeps, query: List
   const [resolved, teams] = await Promise.all([resolveFilteredFolderSearch(deps.knex, deps.storedFolders, auth.scope, query), deps.teams.access?.(auth)]);
   const select = resolved?.select;
   const q = { ...resolved, includeReadOnlyInfo: resolved?.includeReadOnlyInfo || (select !== undefined && selectsField(select, "readOnly")) } as ListQuery;
-  const result = await listRpc(ctx, { knex: deps.knex, resource: fileResource, message: FileSchema, query: q, scope: auth.scope, extend, teams, quickFilters: deps.quickFilters });
+  // A new query object means a filtered folder put its own quickFilterId there.
+  const quickFilterOfFolder = resolved !== query;
+  const result = await listRpc(ctx, { knex: deps.knex, resource: fileResource, message: FileSchema, query: q, scope: auth.scope, extend, teams, quickFilters: deps.quickFilters, quickFilterOfFolder });
   for (const file of result.content) completeFile(file, auth, deps);
   return result;
 }

@@ -82,7 +82,7 @@ async function filteredContents(
 ): Promise<Contents> {
   const query = { size: 1, sort: ["name,asc", "id,asc"], select: fields.firstFileThumbnail ? "id,thumbnail" : "id", quickFilterId } as ListQuery;
   try {
-    const { content, page } = await listRpc(ctx, { knex: deps.knex, resource: fileResource, message: FileSchema, query, scope: tenantScope(customerId), teams, quickFilters });
+    const { content, page } = await listRpc(ctx, { knex: deps.knex, resource: fileResource, message: FileSchema, query, scope: tenantScope(customerId), teams, quickFilters, quickFilterOfFolder: true });
     return { count: Number(page.totalElements), thumbnail: content[0]?.thumbnail };
   } catch (e) {
     // A filter core no longer compiles (unknown, another type) or whose criteria no longer fit
@@ -96,10 +96,10 @@ async function filteredContents(
 function resolveOnce(quickFilters: QuickFilterResolver | undefined): QuickFilterResolver {
   const resolved = new Map<string, Promise<string>>();
   return {
-    resolve(ctx, quickFilterId) {
+    resolve(ctx, quickFilterId, use) {
       if (!quickFilters) return Promise.reject(serviceError(Code.InvalidArgument, "quickFilter.error.notFound", `Unknown quickFilterId '${quickFilterId}'`, { quickFilterId }));
       let found = resolved.get(quickFilterId);
-      if (!found) resolved.set(quickFilterId, (found = quickFilters.resolve(ctx, quickFilterId)));
+      if (!found) resolved.set(quickFilterId, (found = quickFilters.resolve(ctx, quickFilterId, use)));
       return found;
     },
   };

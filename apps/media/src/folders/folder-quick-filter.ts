@@ -9,5 +9,5 @@ import type { FileDeps } from "../files/file-deps.js";
 export async function requireFileQuickFilter(ctx: HandlerContext, deps: Pick<FileDeps, "quickFilters">, quickFilterId: string, customerId: number): Promise<void> {
   // Without a resolver no quick filter can be known (as listRpc answers for such a list).
   if (!deps.quickFilters) throw serviceError(Code.InvalidArgument, "quickFilter.error.notFound", `Unknown quickFilterId '${quickFilterId}'`, { quickFilterId });
-  await deps.quickFilters.resolve(ctx, quickFilterId, customerId);
+  await deps.quickFilters.resolve(ctx, quickFilterId, { customerId });
 }

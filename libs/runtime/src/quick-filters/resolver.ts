@@ -7,14 +7,20 @@ import { FilteredEntityType, QuickFilterService } from "@signage/contracts/signa
 import { onBehalfOf, type Peers } from "../peers/peers.js";
 import type { FilteredEntityTypeName } from "./entity-types.js";
 
-export interface QuickFilterResolver {
+export interface QuickFilterUse {
   /**
-   * The quick filter's expression (empty: no condition); 400 `quickFilter.error.notFound` when unknown.
-   * With `customerId` (a resource of that tenant keeps the id, e.g. a filtered folder): a filter of
-   * another tenant or of another entity type is unknown as well (same 400), even for a caller whose
-   * own scope spans tenants (ADMIN, network owner).
+   * A resource of that tenant keeps the id (e.g. a filtered folder being created): a filter of
+   * another tenant or of another entity type is unknown as well (same 400), even for a caller
+   * whose own scope spans tenants (ADMIN, network owner).
    */
-  resolve(ctx: HandlerContext, quickFilterId: string, customerId?: number): Promise<string>;
+  customerId?: number;
+  /** The filter of a filtered folder the caller lists: applied even if the caller's teams hide the filter itself. */
+  ofFilteredFolder?: boolean;
+}
+
+export interface QuickFilterResolver {
+  /** The quick filter's expression (empty: no condition); 400 `quickFilter.error.notFound` when unknown or hidden from the caller. */
+  resolve(ctx: HandlerContext, quickFilterId: string, use?: QuickFilterUse): Promise<string>;
 }
 
 /** Resolver asking core over RPC; `entityType` is the entity the list shows. */
@@ -27,9 +33,9 @@ export function coreQuickFilters(peers: Peers, entityType: FilteredEntityTypeNam
     return err.code === Code.NotFound ? unknown(quickFilterId) : err;
   };
   return {
-    async resolve(ctx, quickFilterId, customerId) {
+    async resolve(ctx, quickFilterId, { customerId, ofFilteredFolder = false } = {}) {
       const client = peers.client(QuickFilterService, "core");
-      const compiled = client.compileQuickFilter({ quickFilterId, expectedEntityType: FilteredEntityType[entityType] }, onBehalfOf(ctx)).then(
+      const compiled = client.compileQuickFilter({ quickFilterId, expectedEntityType: FilteredEntityType[entityType], ofFilteredFolder }, onBehalfOf(ctx)).then(
         (res) => res.search,
         (e: unknown) => {
           throw mapped(quickFilterId, e);
