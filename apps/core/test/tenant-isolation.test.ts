@@ -101,8 +101,8 @@ describe("'restricted = sees only team-assigned resources' on a single quick fil
   });
 });
 
-describe("'restricted = sees only team-assigned resources' on `/api/user/simple`", () => {
-  it("a restricted user's simple user list leaves out users of teams it is not in, as /api/v2/user does", async () => {
+describe("'restricted = sees only team-assigned resources' on users", () => {
+  it("a restricted user's simple user list and lookups by email leave out users of teams it is not in, as /api/v2/user does", async () => {
     const hidden = await createUser(platform.http, admin, customerB, "VIEWER");
     const assigned = await platform.http.post("/api/user/updateTeamAssignments", {
       token: ownerB.token,
@@ -119,6 +119,12 @@ describe("'restricted = sees only team-assigned resources' on `/api/user/simple`
     expect(emails).not.toContain(hidden.email);
     const listed = await platform.http.get("/api/v2/user", { token: restricted.token, query: { select: "email", size: 1000 } });
     expect(listed.body.content.map((u: { email: string }) => u.email).sort()).toEqual([...emails].sort());
+    // Looked up by email, the hidden user is as missing as one that does not exist.
+    const picture = await platform.http.get("/api/v2/user/profilePicture", { token: restricted.token, query: { email: hidden.email } });
+    const nobody = await platform.http.get("/api/v2/user/profilePicture", { token: restricted.token, query: { email: "nobody@example.test" } });
+    expect(picture.status, picture.text).toBe(404);
+    expect(picture.body.key).toBe(nobody.body.key);
+    expect(picture.body.key).toBe("user.error.notFound");
     // An unrestricted OWNER sees both.
     const all = (await platform.http.get("/api/user/simple", { token: ownerB.token })).body.map((u: { email: string }) => u.email);
     expect(all).toEqual(expect.arrayContaining([restricted.email, hidden.email]));

@@ -15,6 +15,7 @@ import { findQuickFilter, usagesOf } from "./quick-filter-repository.js";
 import { quickFilterResource } from "./quick-filter-resource.js";
 import type { ResourceTeams } from "../teams/resource-teams.js";
 import { requireParameter } from "../common/parameters.js";
+import { assignmentFacts } from "../teams/assignments-json.js";
 
 export interface QuickFilterServiceDeps {
   knex: Knex;
@@ -50,8 +51,7 @@ export function quickFilterService(deps: QuickFilterServiceDeps): ServiceImpl<ty
    */
   async function load(ctx: HandlerContext, id: string, db: Knex | Knex.Transaction = knex, forUpdate = false) {
     const row = await findQuickFilter(db, requireAuth(ctx).scope, id, forUpdate);
-    const assignments = (row?.team_assignments ?? []).map((a) => ({ teamId: a.team.id, readOnly: a.readOnly }));
-    if (!row || resourceAccess(await deps.teams.access(ctx), assignments) === "none") throw notFound(id);
+    if (!row || resourceAccess(await deps.teams.access(ctx), assignmentFacts(row.team_assignments)) === "none") throw notFound(id);
     return row;
   }
 

@@ -19,3 +19,8 @@ export function teamAssignmentsSql(idColumn: string): string {
 export function assignmentsToMessage(rows: AssignmentJson[] | null | undefined): ResourceTeamAssignment[] {
   return (rows ?? []).map(({ readOnly, team }) => create(ResourceTeamAssignmentSchema, { readOnly, team: { id: team.id, name: team.name ?? undefined } }));
 }
+
+/** The assignments as team access checks read them (`resourceAccess`). */
+export function assignmentFacts(rows: AssignmentJson[] | null | undefined): { teamId: string; readOnly: boolean }[] {
+  return (rows ?? []).map(({ readOnly, team }) => ({ teamId: team.id, readOnly }));
+}

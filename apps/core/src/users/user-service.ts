@@ -1,9 +1,10 @@
 // UserService: document 2 "User" and "Teams, tags, users, quick filters" (users rows).
-import { Code, type ServiceImpl } from "@connectrpc/connect";
-import { AuthErrorKey, generateTotpSecret, requireAuth, roleAtLeast, roleFromName, roleName, serviceError, singleTenant, teamVisibilityHook, totpUri, verifyTotpCode, type AuthContext } from "@signage/auth";
+import { Code, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import { AuthErrorKey, generateTotpSecret, requireAuth, roleAtLeast, roleFromName, roleName, resourceAccess, serviceError, singleTenant, teamVisibilityHook, totpUri, verifyTotpCode, type AuthContext, type TeamAccess } from "@signage/auth";
 import { Role } from "@signage/contracts/signage/common/v1/role_pb";
 import type { UserService, UserFields } from "@signage/contracts/signage/core/v1/user_pb";
 import type { CoreDeps } from "../deps.js";
+import { assignmentFacts } from "../teams/assignments-json.js";
 import { findUserByEmail, findUserById, userView } from "./user-repository.js";
 import { forceToSet2fa, userToMessage } from "./user-mapper.js";
 import { checkAdminOnlyUserFields, checkAssignableRole, checkAuthProviderUnchanged, checkCreateCustomerId, checkCreatePassword, checkOwnProfileFields, normalizeEmail } from "./user-rules.js";
@@ -18,6 +19,10 @@ import type { UserRow } from "./user-row.js";
 import { currentUserRowKey } from "./current-user-check.js";
 import type { CoreTeams } from "../teams/core-teams.js";
 
+function visibleTo(access: TeamAccess, row: UserRow): boolean {
+  return resourceAccess(access, assignmentFacts(row.team_assignments)) !== "none";
+}
+
 const notFound = (email: string) => serviceError(Code.NotFound, "user.error.notFound", `User '${email}' not found`, { email });
 
 export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceImpl<typeof UserService>> {
@@ -29,11 +34,14 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
     return row;
   }
 
-  async function inScope(auth: AuthContext, rawEmail: string | undefined): Promise<UserRow> {
+  async function inScope(ctx: HandlerContext, rawEmail: string | undefined): Promise<UserRow> {
+    const auth = requireAuth(ctx);
     // "?email=<EMAIL>" is required: without it a 400 naming it, not "User '' not found".
     const email = requireParameter(rawEmail, "email");
     const row = await findUserByEmail(knex, auth.scope, email);
-    if (!row) throw notFound(email);
+    // Users are team-assignable ("restricted = sees only team-assigned resources"): one the
+    // caller's teams hide is as missing as one that does not exist, as in /api/v2/user.
+    if (!row || (teams && row.id !== auth.caller.userId && !visibleTo(await teams.access(ctx), row))) throw notFound(email);
     return row;
   }
 
@@ -113,7 +121,7 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
       if (!managesUsers && auth.caller.kind !== "user") throw ownerRequired(auth);
       const me = managesUsers ? undefined : await self(auth);
       if (me && me.email.toLowerCase() !== email.toLowerCase()) throw ownerRequired(auth);
-      const target = me ?? (await inScope(auth, email));
+      const target = me ?? (await inScope(ctx, email));
       if (me) checkOwnProfileFields(fields, me);
       checkManageable(auth, target);
       checkAssignableRole(auth.caller, fields.role, false);
@@ -146,7 +154,7 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
 
     async updateUserTeamAssignments(req, ctx) {
       if (!teams) throw serviceError(Code.Unimplemented, "error.notImplemented", "User team assignments need core's teams");
-      const target = await inScope(requireAuth(ctx), req.email);
+      const target = await inScope(ctx, req.email);
       await teams.updateUserTeams(ctx, target.id, req.update);
       return {};
     },
@@ -209,7 +217,7 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
 
     async getProfilePicture(req, ctx) {
       const auth = requireAuth(ctx);
-      const user = req.email ? await inScope(auth, req.email) : await self(auth);
+      const user = req.email ? await inScope(ctx, req.email) : await self(auth);
       const picture = await knex("user_profile_picture").where({ user_id: user.id }).first();
       if (!picture) throw serviceError(Code.NotFound, "user.error.noProfilePicture", `User '${user.email}' has no profile picture`);
       return { data: new Uint8Array(picture.data), contentType: picture.content_type };
@@ -217,7 +225,7 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
 
     async deleteUser(req, ctx) {
       const auth = requireAuth(ctx);
-      const target = await inScope(auth, req.email);
+      const target = await inScope(ctx, req.email);
       checkManageable(auth, target);
       await knex("app_user").where({ id: target.id }).delete();
       return {};
