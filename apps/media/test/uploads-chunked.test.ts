@@ -69,6 +69,12 @@ describe("chunked upload sessions", { timeout: 30_000 }, () => {
       expect(res.status, res.text).toBe(200);
       await http().delete(`/api/v2/file/upload/${res.body.uploadId}`, { token: t.editor.token });
     }
+    // A name without an extension leaves the declared type to decide; .m4v names MPEG-4 video.
+    for (const name of ["Summer campaign", "clip.m4v"]) {
+      const named = await init(t.editor.token, { name, size: 20, totalChunks: 1, contentType: "video/mp4" });
+      expect(named.status, named.text).toBe(200);
+      await http().delete(`/api/v2/file/upload/${named.body.uploadId}`, { token: t.editor.token });
+    }
   });
 
   it("init returns uploadId, uploadUrls keyed \"1\"..\"N\", maxChunkSize, name, size, totalChunks", async () => {

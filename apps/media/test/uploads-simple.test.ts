@@ -102,7 +102,7 @@ describe("simple upload POST /api/file", { timeout: 30_000 }, () => {
 
   it("\"contentType: MIME type, detected by the client; the server validates\" against the kinds table, which is by extension: a declared type of another kind than the name is 415 and nothing is kept", async () => {
     const before = (await fileRows(t.id)).length;
-    for (const [type, name] of [["image/png", "evil.exe"], ["image/svg+xml", "page.html"], ["video/mp4", "still.png"], ["image/png", "noextension"], ["application/pdf", "data.json"]]) {
+    for (const [type, name] of [["image/png", "evil.exe"], ["image/svg+xml", "page.html"], ["video/mp4", "still.png"], ["application/pdf", "data.json"], ["video/mp4", "clip.jfif"]]) {
       const res = await post(t.editor.token, multipart([{ name: "files[]", filename: name, type, data: png(2, 2) }]));
       expect(res.status, `${type} ${name}: ${res.text}`).toBe(415);
       expect(res.body).toMatchObject({ key: "media.error.unsupportedMediaType", details: { filename: name } });
@@ -119,6 +119,13 @@ describe("simple upload POST /api/file", { timeout: 30_000 }, () => {
     const sameKind = await post(t.editor.token, multipart([{ name: "files[]", filename: "Photo.JPG", type: "image/png", data: png(2, 2) }]));
     expect(sameKind.status, sameKind.text).toBe(200);
     expect(sameKind.body[0].contentType).toBe("image/png");
+    // A name without an extension (a nameless browser Blob is sent as "blob") leaves the declared
+    // type to decide, and other names of the same formats (.jfif) name their kind.
+    for (const [type, name] of [["image/png", "blob"], ["image/png", "Summer campaign"], ["image/jpeg", "Report v1.2"], ["image/jpeg", "photo.jfif"]]) {
+      const res = await post(t.editor.token, multipart([{ name: "files[]", filename: name, type, data: png(2, 2) }]));
+      expect(res.status, `${type} ${name}: ${res.text}`).toBe(200);
+      expect(res.body[0].contentType).toBe(type);
+    }
   });
 
   it("\"Simple upload: below 200 MB per file\": a 200 MB file is refused with 413 upload.error.payloadTooLarge, streamed and not kept", async () => {

@@ -5,7 +5,7 @@
 // and so is a declared type of another kind than the file name's extension.
 import { Code } from "@connectrpc/connect";
 import { serviceError } from "@signage/auth";
-import { fileKindOf } from "../files/file-kind.js";
+import { fileKindOf, type FileKind } from "../files/file-kind.js";
 
 interface Kind {
   extensions: string[];
@@ -47,9 +47,25 @@ function bare(contentType: string | undefined): string {
   return (contentType ?? "").split(";")[0].trim().toLowerCase();
 }
 
+/** The name's extension; "" when it has none ("blob" from a nameless browser Blob, "Summer campaign", "Report v1.2"). */
 function extensionOfName(filename: string): string {
-  const dot = filename.lastIndexOf(".");
-  return dot >= 0 ? filename.slice(dot + 1).toLowerCase() : "";
+  const match = /\.([a-z0-9]{1,8})$/i.exec(filename);
+  return match && /[a-z]/i.test(match[1]) ? match[1].toLowerCase() : "";
+}
+
+// Other names the same formats go by (Windows JPEG, MPEG-4 video): they name the kind, not a supported type.
+const KIND_BY_ALIAS_EXTENSION = new Map<string, FileKind>([
+  ["jfif", "IMAGE"],
+  ["jpe", "IMAGE"],
+  ["m4v", "VIDEO"],
+]);
+
+/** The kind a file name names: undefined without an extension, "OTHER" for one outside the table. */
+function kindOfName(filename: string): FileKind | undefined {
+  const ext = extensionOfName(filename);
+  if (!ext) return undefined;
+  const type = BY_EXTENSION.get(ext);
+  return type ? fileKindOf(type) : (KIND_BY_ALIAS_EXTENSION.get(ext) ?? "OTHER");
 }
 
 export function supportedContentTypes(): string[] {
@@ -64,7 +80,7 @@ export function unsupportedMediaType(contentType: string, filename?: string) {
   });
 }
 
-/** The declared type is supported, but the file name says another kind (or none): `evil.exe` as image/png. */
+/** The declared type is supported, but the file name's extension says another kind: `evil.exe` as image/png. */
 export function contentTypeMismatch(contentType: string, filename: string) {
   const kind = fileKindOf(contentType);
   const extensions = Object.entries(SUPPORTED)
@@ -81,16 +97,17 @@ export function contentTypeMismatch(contentType: string, filename: string) {
 /**
  * The canonical content type of an upload, or 415. A generic type
  * (application/octet-stream, or none) is read from the file name's extension;
- * any other must be of the kind the extension names (the kinds table is by
+ * any other must be of the kind an extension names (the kinds table is by
  * extension), so the client's type cannot relabel another file (`page.html` as SVG).
+ * A name without an extension leaves the declared type to decide.
  */
 export function validateContentType(declared: string | undefined, filename: string): string {
   const type = bare(declared);
-  const byName = BY_EXTENSION.get(extensionOfName(filename));
-  const canonical = GENERIC.has(type) ? byName : CANONICAL.get(type);
+  const canonical = GENERIC.has(type) ? BY_EXTENSION.get(extensionOfName(filename)) : CANONICAL.get(type);
   if (!canonical) throw unsupportedMediaType(type, filename || undefined);
   // Same kind, not same type: the client detects the type, e.g. a PNG saved as photo.jpg.
-  if (!byName || fileKindOf(byName) !== fileKindOf(canonical)) throw contentTypeMismatch(canonical, filename);
+  const named = kindOfName(filename);
+  if (named !== undefined && named !== fileKindOf(canonical)) throw contentTypeMismatch(canonical, filename);
   return canonical;
 }
 
