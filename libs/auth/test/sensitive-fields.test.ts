@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { Code, createClient, createRouterTransport } from "@connectrpc/connect";
 import { UserService } from "@signage/contracts/signage/core/v1/user_pb";
+import { AuthService } from "@signage/contracts/signage/core/v1/auth_pb";
 import {
   captchaFromEnv,
   createAuthInterceptor,
@@ -90,5 +91,14 @@ describe("reCAPTCHA-protocol verifier", () => {
     }
     expect(captchaFromEnv({})).toBeUndefined();
     expect(captchaFromEnv({ RECAPTCHA_SECRET: " " })).toBeUndefined();
+  });
+});
+
+describe("totp_code request fields ('POST /api/user/2fa?totp=<code>&enable=<bool>')", () => {
+  it("only a field marked totp_code stands in for x-totp; another field named totp does not", () => {
+    expect(methodPolicy(UserService.method.setTwoFactor).totpCodeField?.name).toBe("totp");
+    // IssueTokenRequest.totp is the login's second factor, not marked.
+    expect(AuthService.method.issueToken.input.fields.some((f) => f.name === "totp")).toBe(true);
+    expect(methodPolicy(AuthService.method.issueToken).totpCodeField).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { Code, type Interceptor } from "@connectrpc/connect";
+import type { DescField } from "@bufbuild/protobuf";
 import { Role } from "@signage/contracts/signage/common/v1/role_pb";
 import type { Caller } from "../caller.js";
 import type { CaptchaChecker } from "../captcha.js";
@@ -59,7 +60,8 @@ export function createAuthInterceptor({ verifier, directory, totp, captcha, curr
     const sensitive = policy.sensitive || (!req.stream && touchedSensitiveField(req.method.input, req.message, policy.sensitiveFields) !== undefined);
     if (sensitive) {
       await checkCaptcha(captcha, req.header, caller);
-      await checkTotp(totp, req.header.get("x-totp") ?? totpParameter(req), caller);
+      // An empty header is no code: the parameter may still carry one.
+      await checkTotp(totp, req.header.get("x-totp")?.trim() || totpParameter(req, policy.totpCodeField), caller);
     }
 
     const peeked = policy.customerIdField
@@ -104,13 +106,10 @@ async function currentCaller(caller: Caller, directory: TenantDirectory, now: nu
   return caller;
 }
 
-/**
- * A method whose request has a `totp` field documents the code there (`POST /api/user/2fa?
- * totp=<code>&enable=false`); it counts as the `x-totp` header would.
- */
-function totpParameter(req: { stream: boolean; message?: unknown }): string | undefined {
-  if (req.stream) return undefined;
-  const value = (req.message as { totp?: unknown } | undefined)?.totp;
+/** The method's `totp_code` request field (`POST /api/user/2fa?totp=<code>`), which counts as the `x-totp` header would. */
+function totpParameter(req: { stream: boolean; message?: unknown }, field: DescField | undefined): string | undefined {
+  if (!field || req.stream) return undefined;
+  const value = (req.message as Record<string, unknown> | undefined)?.[field.localName];
   return typeof value === "string" ? value : undefined;
 }
 

@@ -1,6 +1,6 @@
-import { getOption, type DescField, type DescMethod } from "@bufbuild/protobuf";
+import { getOption, ScalarType, type DescField, type DescMethod } from "@bufbuild/protobuf";
 import { Role } from "@signage/contracts/signage/common/v1/role_pb";
-import { customer_selector, min_role, sensitive } from "@signage/contracts/signage/options/v1/options_pb";
+import { customer_selector, min_role, sensitive, totp_code } from "@signage/contracts/signage/options/v1/options_pb";
 import { sensitiveFieldRules, type SensitiveFieldRule } from "./sensitive-fields.js";
 
 /** A method's access rules as written in its proto options. */
@@ -11,6 +11,8 @@ export interface MethodPolicy {
   sensitiveFields: readonly SensitiveFieldRule[];
   /** The request's top-level `customer_id` field, when the method documents the selector. */
   customerIdField: DescField | undefined;
+  /** A top-level string field marked `totp_code`: the caller's TOTP code, as the `x-totp` header would carry it. */
+  totpCodeField: DescField | undefined;
 }
 
 // The standard gRPC health service is vendored without our options; Kubernetes
@@ -30,6 +32,7 @@ export function methodPolicy(method: DescMethod): MethodPolicy {
       customerIdField: getOption(method, customer_selector)
         ? method.input.fields.find((f) => f.name === "customer_id" && f.fieldKind === "scalar")
         : undefined,
+      totpCodeField: method.input.fields.find((f) => f.fieldKind === "scalar" && f.scalar === ScalarType.STRING && getOption(f, totp_code)),
     };
     policies.set(method, policy);
   }

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file signage/options/v1/options.proto.
  */
 export const file_signage_options_v1_options: GenFile = /*@__PURE__*/
-  fileDesc("CiBzaWduYWdlL29wdGlvbnMvdjEvb3B0aW9ucy5wcm90bxISc2lnbmFnZS5vcHRpb25zLnYxIiUKDlNlbnNpdGl2ZUZpZWxkEhMKC2VudW1fdmFsdWVzGAEgAygJOlQKCG1pbl9yb2xlEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYuY4DIAEoDjIXLnNpZ25hZ2UuY29tbW9uLnYxLlJvbGVSB21pblJvbGU6TQoRY3VzdG9tZXJfc2VsZWN0b3ISHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxi6jgMgASgIUhBjdXN0b21lclNlbGVjdG9yOj4KCXNlbnNpdGl2ZRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLuOAyABKAhSCXNlbnNpdGl2ZTpECg1tYXhfcGFnZV9zaXplEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYvI4DIAEoBVILbWF4UGFnZVNpemU6bAoPc2Vuc2l0aXZlX2ZpZWxkEh0uZ29vZ2xlLnByb3RvYnVmLkZpZWxkT3B0aW9ucxidjwMgASgLMiIuc2lnbmFnZS5vcHRpb25zLnYxLlNlbnNpdGl2ZUZpZWxkUg5zZW5zaXRpdmVGaWVsZDpHCg9udWxsX3doZW5fdW5zZXQSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGJ6PAyABKAhSDW51bGxXaGVuVW5zZXRiBnByb3RvMw", [file_google_protobuf_descriptor, file_signage_common_v1_role]);
+  fileDesc("CiBzaWduYWdlL29wdGlvbnMvdjEvb3B0aW9ucy5wcm90bxISc2lnbmFnZS5vcHRpb25zLnYxIiUKDlNlbnNpdGl2ZUZpZWxkEhMKC2VudW1fdmFsdWVzGAEgAygJOlQKCG1pbl9yb2xlEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYuY4DIAEoDjIXLnNpZ25hZ2UuY29tbW9uLnYxLlJvbGVSB21pblJvbGU6TQoRY3VzdG9tZXJfc2VsZWN0b3ISHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxi6jgMgASgIUhBjdXN0b21lclNlbGVjdG9yOj4KCXNlbnNpdGl2ZRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLuOAyABKAhSCXNlbnNpdGl2ZTpECg1tYXhfcGFnZV9zaXplEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYvI4DIAEoBVILbWF4UGFnZVNpemU6bAoPc2Vuc2l0aXZlX2ZpZWxkEh0uZ29vZ2xlLnByb3RvYnVmLkZpZWxkT3B0aW9ucxidjwMgASgLMiIuc2lnbmFnZS5vcHRpb25zLnYxLlNlbnNpdGl2ZUZpZWxkUg5zZW5zaXRpdmVGaWVsZDpHCg9udWxsX3doZW5fdW5zZXQSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGJ6PAyABKAhSDW51bGxXaGVuVW5zZXQ6PAoJdG90cF9jb2RlEh0uZ29vZ2xlLnByb3RvYnVmLkZpZWxkT3B0aW9ucxifjwMgASgIUgh0b3RwQ29kZWIGcHJvdG8z", [file_google_protobuf_descriptor, file_signage_common_v1_role]);
 
 /**
  * A request field whose change makes the call sensitive (document 2: "changing
@@ -91,4 +91,14 @@ export const sensitive_field: GenExtension<FieldOptions, SensitiveField> = /*@__
  */
 export const null_when_unset: GenExtension<FieldOptions, boolean> = /*@__PURE__*/
   extDesc(file_signage_options_v1_options, 5);
+
+/**
+ * A request string field carrying the caller's own TOTP code (`POST
+ * /api/user/2fa?totp=<code>`): it stands in for the `x-totp` header when the
+ * method is sensitive and the caller has 2FA on. Only fields marked so.
+ *
+ * @generated from extension: bool totp_code = 51103;
+ */
+export const totp_code: GenExtension<FieldOptions, boolean> = /*@__PURE__*/
+  extDesc(file_signage_options_v1_options, 6);
 
