@@ -24,7 +24,7 @@ describe("'Modify with POST `/api/{resource}/updateTeamAssignments?{idParam}=<id
         status: 400,
         error: "Bad Request",
         key: "request.error.missingParameter",
-        message: `${parameter} is required`,
+        message: `Query parameter '${parameter}' is required`,
         details: { parameter },
       });
     }

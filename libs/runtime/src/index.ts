@@ -34,3 +34,4 @@ export { localTeamDirectory, replicaTeamDirectory, type TeamDirectory } from "./
 export { teamAssignmentService, updateResourceTeams, updateTeamResources, requireWritable, type TeamAssignmentDeps } from "./teams/team-assignment-service.js";
 export { subscribeTeamReplica, applyTeamEvent, type TeamReplicaOptions } from "./teams/team-replica-consumer.js";
 export { createWakeSignal, schedulePeriodicJob, type PeriodicJob, type PeriodicJobOptions, type WakeSignal, type WakeSource } from "./periodic-job.js";
+export { missingParameter, requireParameter } from "./errors/required-parameter.js";

@@ -30,7 +30,7 @@ import { CustomerEvent, enqueueCustomerEvent, type CustomerEventData } from "./c
 import { listCustomers } from "./customer-list.js";
 import { brandingOf } from "./customer-branding.js";
 import { fillStorageUsage } from "./customer-storage.js";
-import { requireParameter } from "../common/parameters.js";
+import { requireParameter } from "@signage/runtime";
 
 const notFound = (id: number) => serviceError(Code.NotFound, "customer.error.notFound", `Customer ${id} not found`, { id });
 const nameTaken = (name: string) => serviceError(Code.AlreadyExists, "customer.error.nameTaken", `A customer named '${name}' already exists`, { name });

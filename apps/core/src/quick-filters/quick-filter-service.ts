@@ -5,7 +5,7 @@ import { Code, type HandlerContext, type ServiceImpl } from "@connectrpc/connect
 import { requireAuth, resourceAccess, serviceError, singleTenant, type AuthContext } from "@signage/auth";
 import { FilteredEntityType, QuickFilterSchema, type QuickFilterService } from "@signage/contracts/signage/core/v1/quick_filter_pb";
 import { printFilter } from "@signage/query";
-import { isFilteredEntityType, listRpc, type FilteredEntityTypeName } from "@signage/runtime";
+import { isFilteredEntityType, listRpc, type FilteredEntityTypeName, requireParameter } from "@signage/runtime";
 import type { Knex } from "knex";
 import type { IdGenerator } from "@signage/db";
 import { isUniqueViolation } from "../customers/customer-repository.js";
@@ -14,7 +14,6 @@ import { quickFilterToMessage } from "./quick-filter-mapper.js";
 import { findQuickFilter, usagesOf } from "./quick-filter-repository.js";
 import { quickFilterResource } from "./quick-filter-resource.js";
 import type { ResourceTeams } from "../teams/resource-teams.js";
-import { requireParameter } from "../common/parameters.js";
 import { assignmentFacts } from "../teams/assignments-json.js";
 
 export interface QuickFilterServiceDeps {

@@ -3,13 +3,12 @@ import { Code, type ServiceImpl } from "@connectrpc/connect";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { requireAuth, serviceError, singleTenant, type AuthContext } from "@signage/auth";
 import type { TagService } from "@signage/contracts/signage/core/v1/tag_pb";
-import { tagFormatProblem, type TagType } from "@signage/runtime";
+import { tagFormatProblem, type TagType, missingParameter } from "@signage/runtime";
 import type { Knex } from "knex";
 import { isUniqueViolation } from "../customers/customer-repository.js";
 import { findDefinition, suggestTags, tagMaps, usageCount, visibleCount } from "./tag-repository.js";
 import { selectedTagTypes, TAG_MAP_KEYS, tagTypeEnum, tagTypeName } from "./tag-types.js";
 import type { TagVisibilityResolver } from "./tag-visibility.js";
-import { missingParameter } from "../common/parameters.js";
 
 export interface TagServiceDeps {
   knex: Knex;

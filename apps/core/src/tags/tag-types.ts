@@ -2,8 +2,7 @@
 import { Code } from "@connectrpc/connect";
 import { serviceError } from "@signage/auth";
 import { TagType } from "@signage/contracts/signage/core/v1/tag_pb";
-import { TAG_TYPES, type TagType as TagTypeName } from "@signage/runtime";
-import { missingParameter } from "../common/parameters.js";
+import { TAG_TYPES, type TagType as TagTypeName, missingParameter } from "@signage/runtime";
 
 /** "Listing response keys: deviceTags, deviceContentTags, campaignTags, messageTags, fileTags" (also the response's field names). */
 export const TAG_MAP_KEYS = {

@@ -6,7 +6,7 @@ import type { Knex } from "knex";
 import { applyScope, requireAuth, serviceError, singleTenant, type AuthContext } from "@signage/auth";
 import { TeamSchema, type Team, type TeamService } from "@signage/contracts/signage/core/v1/team_pb";
 import type { TeamAssignmentService } from "@signage/contracts/signage/teams/v1/team_assignments_pb";
-import { listRpc, removeTeamEverywhere, TeamEvent, type Peers, type ServiceName, type TeamResourceTables } from "@signage/runtime";
+import { listRpc, removeTeamEverywhere, TeamEvent, type Peers, type ServiceName, type TeamResourceTables, missingParameter, requireParameter } from "@signage/runtime";
 import type { IdGenerator } from "@signage/db";
 import type { CoreLogger } from "../deps.js";
 import { teamResource } from "./team-resource.js";
@@ -14,7 +14,6 @@ import type { TeamFactWriter } from "./team-outbox.js";
 import { assignmentOwner } from "./team-assignment-owners.js";
 import { countField, OWNER_OF, requireTeamEnabled, TEAM_ENABLED, teamResourceType } from "./resource-types.js";
 import { publishMembershipsOf } from "./user-teams.js";
-import { missingParameter, requireParameter } from "../common/parameters.js";
 
 export interface TeamServiceDeps {
   knex: Knex;

@@ -6,7 +6,7 @@ import { AuthProvider, UserFieldsSchema, type UserFields } from "@signage/contra
 import { checkPasswordRule } from "./passwords.js";
 import type { UserRow } from "./user-row.js";
 import { userToMessage } from "./user-mapper.js";
-import { missingParameter } from "../common/parameters.js";
+import { missingParameter } from "@signage/runtime";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -8,7 +8,7 @@ import { assignmentFacts } from "../teams/assignments-json.js";
 import { findUserByEmail, findUserById, userView } from "./user-repository.js";
 import { forceToSet2fa, userToMessage } from "./user-mapper.js";
 import { checkAdminOnlyUserFields, checkAssignableRole, checkAuthProviderUnchanged, checkCreateCustomerId, checkCreatePassword, checkOwnProfileFields, normalizeEmail } from "./user-rules.js";
-import { requireParameter } from "../common/parameters.js";
+import { requireParameter } from "@signage/runtime";
 import { authProviderName, userColumns } from "./user-columns.js";
 import { checkPasswordRule, hashPassword, passwordMatches } from "./passwords.js";
 import { checkProfilePicture } from "./profile-picture.js";

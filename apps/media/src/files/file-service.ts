@@ -2,7 +2,7 @@
 // updates are served by their own services).
 import type { ServiceImpl } from "@connectrpc/connect";
 import { requireAuth } from "@signage/auth";
-import type { Peers } from "@signage/runtime";
+import { type Peers, requireParameter } from "@signage/runtime";
 import { TeamAssignmentMode, type FileService } from "@signage/contracts/signage/media/v1/file_pb";
 import { deleteFile } from "../folders/folder-delete.js";
 import { bulkTags, bulkValidity } from "./file-bulk.js";
@@ -14,7 +14,6 @@ import { storageStatistics } from "./storage-statistics.js";
 import { writeTenant } from "./caller.js";
 import type { TeamAssignmentMode as Mode } from "./file-events.js";
 import type { FileDeps } from "./file-deps.js";
-import { requiredParameter } from "./required-parameter.js";
 
 const MODES: Record<TeamAssignmentMode, Mode> = {
   [TeamAssignmentMode.UNSPECIFIED]: "MERGE",
@@ -30,7 +29,7 @@ export function fileService(deps: FileDeps, peers?: Peers): Partial<ServiceImpl<
       return { file: await updateFile(ctx, deps, req.fileId, req.file) };
     },
     async renameFile(req, ctx) {
-      await renameFile(ctx, deps, requiredParameter(req.fileId, "fileId"), req.newName);
+      await renameFile(ctx, deps, requireParameter(req.fileId, "fileId"), req.newName);
       return {};
     },
     async deleteFile(req, ctx) {
@@ -43,8 +42,8 @@ export function fileService(deps: FileDeps, peers?: Peers): Partial<ServiceImpl<
       const auth = requireAuth(ctx);
       const input = {
         customerId: writeTenant(auth),
-        fileIdToReplace: requiredParameter(req.fileIdToReplace, "fileIdToReplace"),
-        sourceFileId: requiredParameter(req.sourceFileId, "sourceFileId"),
+        fileIdToReplace: requireParameter(req.fileIdToReplace, "fileIdToReplace"),
+        sourceFileId: requireParameter(req.sourceFileId, "sourceFileId"),
         removeOldFile: req.removeOldFile ?? false,
         teamAssignmentMode: MODES[req.teamAssignmentMode ?? TeamAssignmentMode.MERGE],
       };

@@ -13,7 +13,7 @@ import { moveBatch } from "./folder-move.js";
 import { requireFolder } from "./folder-repository.js";
 import { FOLDER_TYPE_FILTERED } from "./folder-row.js";
 import { createSyncedFolder, onSyncedFolder, syncNotImplemented } from "./folder-sync.js";
-import { missingParameter } from "../files/required-parameter.js";
+import { missingParameter } from "@signage/runtime";
 
 export function fileFolderService(deps: FileDeps): Partial<ServiceImpl<typeof FileFolderService>> {
   const { knex } = deps;

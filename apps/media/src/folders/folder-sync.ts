@@ -4,7 +4,7 @@ import { Code, type HandlerContext } from "@connectrpc/connect";
 import { requireAuth, serviceError } from "@signage/auth";
 import type { SyncedFolderSettings } from "@signage/contracts/signage/media/v1/file_folder_pb";
 import { writeTenant } from "../files/caller.js";
-import { missingParameter } from "../files/required-parameter.js";
+import { missingParameter } from "@signage/runtime";
 import type { FileDeps } from "../files/file-deps.js";
 import { checkFolderName, requireParentId } from "./folder-create.js";
 import { requireFolder, requireStoredFolder } from "./folder-repository.js";

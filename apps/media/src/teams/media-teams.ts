@@ -10,22 +10,8 @@ import type { EventBus, Subscription } from "@signage/events";
 import { MediaTeamService } from "@signage/contracts/signage/media/v1/media_teams_pb";
 import { TeamAssignmentService } from "@signage/contracts/signage/teams/v1/team_assignments_pb";
 import { createAccessFactsCache, type TeamFacts } from "@signage/auth";
-import {
-  cachedTeamFacts,
-  createTeamAccessResolver,
-  replicaTeamDirectory,
-  replicaTeamFacts,
-  subscribeTeamReplica,
-  teamAssignmentService,
-  teamResourceTables,
-  updateResourceTeams,
-  type OutboxPort,
-  type Peers,
-  type TeamAssignmentDeps,
-  type TeamResourceTable,
-} from "@signage/runtime";
+import { cachedTeamFacts, createTeamAccessResolver, replicaTeamDirectory, replicaTeamFacts, subscribeTeamReplica, teamAssignmentService, teamResourceTables, updateResourceTeams, type OutboxPort, type Peers, type TeamAssignmentDeps, type TeamResourceTable, requireParameter } from "@signage/runtime";
 import { announceFileTags } from "../files/file-tag-events.js";
-import { requiredParameter } from "../files/required-parameter.js";
 import { mediaTeamHooks, type MediaTeamHooksWithAccess } from "./media-team-hooks.js";
 
 export const MEDIA_TEAM_TABLES = teamResourceTables([
@@ -56,8 +42,8 @@ export function mediaTeams(input: { knex: Knex; bus: EventBus; peers: Peers; out
     register(router) {
       router.service(TeamAssignmentService, teamAssignmentService(deps));
       router.service(MediaTeamService, {
-        updateFileTeamAssignments: (req, ctx) => updateResourceTeams(ctx, deps, "file", requiredParameter(req.fileId, "fileId"), req.update),
-        updateFileFolderTeamAssignments: (req, ctx) => updateResourceTeams(ctx, deps, "fileFolder", requiredParameter(req.fileFolderId, "fileFolderId"), req.update),
+        updateFileTeamAssignments: (req, ctx) => updateResourceTeams(ctx, deps, "file", requireParameter(req.fileId, "fileId"), req.update),
+        updateFileFolderTeamAssignments: (req, ctx) => updateResourceTeams(ctx, deps, "fileFolder", requireParameter(req.fileFolderId, "fileFolderId"), req.update),
       });
     },
     hooks: mediaTeamHooks(MEDIA_TEAM_TABLES, facts),

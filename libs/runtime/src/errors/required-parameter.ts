@@ -1,5 +1,5 @@
 // A required query parameter that is absent (or empty) is the client's mistake: 400
-// `request.error.missingParameter` naming it, before any lookup (never a 404 for '').
+// `request.error.missingParameter` naming it, before any lookup (never a 404 for ''), alike in every service.
 import { Code } from "@connectrpc/connect";
 import { serviceError } from "@signage/auth";
 
