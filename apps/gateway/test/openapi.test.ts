@@ -4,7 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { file_signage_media_v1_file } from "@signage/contracts/signage/media/v1/file_pb";
 import { buildRouteTable } from "../src/routes/route-table.js";
-import { generateOpenApi } from "../src/openapi/generate.js";
+import { DEFAULT_PAGE_SIZE } from "@signage/query";
+import { DOCUMENTED_PAGE_SIZE, generateOpenApi } from "../src/openapi/generate.js";
 
 type Operation = { parameters: { name: string; schema: Record<string, unknown> }[]; responses: Record<string, { content: Record<string, { schema: { properties: Record<string, unknown> } }> }> };
 
@@ -23,5 +24,14 @@ describe("OpenAPI list operations", () => {
     expect(param("size")).toMatchObject({ type: "integer", minimum: 1, default: 20 });
     expect(param("size").description).toMatch(/At most \d+ rows per page/);
     expect(param("size")).not.toHaveProperty("maximum");
+    // The documented default is the one lists apply.
+    expect(DOCUMENTED_PAGE_SIZE).toBe(DEFAULT_PAGE_SIZE);
+  });
+
+  it("the summary's own page and size are documented alike", () => {
+    const summary = spec.paths["/api/v2/file/view/summary"].get;
+    const param = (name: string) => summary.parameters.find((p) => p.name === name)!.schema;
+    expect(param("page")).toMatchObject({ minimum: 0, default: 0 });
+    expect(param("size")).toMatchObject({ minimum: 1, default: 20 });
   });
 });

@@ -20,13 +20,22 @@ function queryFields(desc: DescMessage, skip: Set<DescField>): DescField[] {
   });
 }
 
-/** "page (0-based, default 0), size (default 20; the endpoint may impose a lower cap)". */
+/** Seed: "`size` (int, default 20 ...)"; libs/query's DEFAULT_PAGE_SIZE (openapi.test.ts keeps them equal). */
+export const DOCUMENTED_PAGE_SIZE = 20;
+
+/** "page (0-based, default 0), size (default 20; the endpoint may impose a lower cap)", on every list's paging. */
 function pagingBounds(route: RestRoute, field: DescField, schema: Schema): Schema {
-  if (field.parent.typeName !== EMBEDDED) return schema;
+  const paged = field.parent.typeName === EMBEDDED || isPageOutput(route);
+  if (!paged || field.fieldKind !== "scalar") return schema;
   if (field.name === "page") return { ...schema, minimum: 0, default: 0 };
   // A larger size is lowered to the cap, not refused: a description, not a `maximum`.
-  if (field.name === "size") return { ...schema, minimum: 1, default: 20, ...(route.maxPageSize ? { description: `At most ${route.maxPageSize} rows per page; a larger size is lowered to it.` } : {}) };
+  if (field.name === "size") return { ...schema, minimum: 1, default: DOCUMENTED_PAGE_SIZE, ...(route.maxPageSize ? { description: `At most ${route.maxPageSize} rows per page; a larger size is lowered to it.` } : {}) };
   return schema;
+}
+
+function isPageOutput(route: RestRoute): boolean {
+  const page = route.method.output.fields.find((f) => f.name === "page");
+  return page?.fieldKind === "message" && page.message.typeName === PAGE_INFO && !route.responseBody;
 }
 
 function responseSchema(route: RestRoute, schemas: SchemaRegistry): Schema | undefined {
