@@ -14,6 +14,7 @@ import { clientWentAway, drainRequestAfterResponse } from "./http/drain-request.
 import type { Upstreams } from "./upstreams.js";
 import type { Log } from "./log.js";
 import { tracingMiddleware } from "./http/tracing-middleware.js";
+import { corsMiddleware } from "./http/cors.js";
 import { trace } from "@opentelemetry/api";
 import { DEFAULT_STREAMING_OPTIONS, type StreamingOptions } from "./streaming/index.js";
 
@@ -27,6 +28,8 @@ export interface GatewayOptions {
   extraRoutes?: (router: Router) => void;
   /** Streamed uploads/downloads (size ceiling, chunk size). */
   streaming?: Partial<StreamingOptions>;
+  /** Browser origins allowed to call the API (GATEWAY_CORS_ORIGINS); none by default. */
+  corsOrigins?: readonly string[];
 }
 
 export interface Gateway {
@@ -49,6 +52,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     else options.logger.error({ err, method: ctx?.method, path: ctx?.path }, "response failed");
   });
   app.use(tracingMiddleware(trace.getTracer("signage-gateway")));
+  // Before the error mapper, so error bodies carry the CORS headers too.
+  app.use(corsMiddleware(options.corsOrigins ?? []));
   app.use(async (ctx, next) => {
     try {
       await next();

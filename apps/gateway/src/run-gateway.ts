@@ -5,6 +5,7 @@ import { z } from "zod";
 import { allFiles } from "@signage/contracts";
 import { clientTracingInterceptor, createLogger, createServiceTransport, installGracefulShutdown, loadConfig, logLevelSchema, type Telemetry } from "@signage/platform";
 import { createGateway } from "./gateway.js";
+import { parseCorsOrigins } from "./http/cors.js";
 import { upstreamsByPackage } from "./upstreams.js";
 
 export function runGateway(env: Record<string, string | undefined>, telemetry: Telemetry): void {
@@ -12,6 +13,7 @@ export function runGateway(env: Record<string, string | undefined>, telemetry: T
     z.object({
       GATEWAY_HOST: z.string().default("127.0.0.1"),
       GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+      GATEWAY_CORS_ORIGINS: z.string().default(""),
       LOG_LEVEL: logLevelSchema.default("info"),
       OTEL_EXPORTER_OTLP_ENDPOINT: z.string().optional(),
       CORE_URL: z.string().url(),
@@ -33,7 +35,7 @@ export function runGateway(env: Record<string, string | undefined>, telemetry: T
     reporting: transport(config.REPORTING_URL),
     licensing: transport(config.LICENSING_URL),
   });
-  const { app } = createGateway({ files: allFiles, upstreams, logger });
+  const { app } = createGateway({ files: allFiles, upstreams, logger, corsOrigins: parseCorsOrigins(config.GATEWAY_CORS_ORIGINS) });
   const server = app.listen(config.GATEWAY_PORT, config.GATEWAY_HOST, () => {
     logger.info({ url: `http://${config.GATEWAY_HOST}:${config.GATEWAY_PORT}` }, "gateway listening");
   });

@@ -1,0 +1,42 @@
+// Browser clients on another origin (a web console, a customer's own integration page) may call
+// the API when the operator names their origins (GATEWAY_CORS_ORIGINS). None are named by
+// default: without an allowlist the gateway sends no CORS headers and browsers keep other
+// origins out. Tokens travel in the Authorization header, never cookies, so no credentials mode.
+import type { Middleware } from "koa";
+
+const ALLOWED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE";
+// What clients of this API send: bearer token, JSON or multipart bodies, the sensitive-call
+// headers, byte ranges for downloads.
+const ALLOWED_HEADERS = "Authorization, Content-Type, X-Totp, G-Recaptcha-Response, Range, Traceparent";
+// What they need to read besides the CORS-safelisted response headers.
+const EXPOSED_HEADERS = "Content-Disposition, Content-Range, Accept-Ranges, Content-Length";
+const PREFLIGHT_MAX_AGE_S = "600";
+
+/** `*` allows any origin; otherwise exact origins such as `https://console.example.com`. */
+export function parseCorsOrigins(value: string | undefined): string[] {
+  return (value ?? "")
+    .split(",")
+    .map((origin) => origin.trim().replace(/\/+$/, ""))
+    .filter((origin) => origin !== "");
+}
+
+export function corsMiddleware(allowedOrigins: readonly string[]): Middleware {
+  const any = allowedOrigins.includes("*");
+  const allowed = new Set(allowedOrigins);
+  return async (ctx, next) => {
+    const origin = ctx.get("origin");
+    if (allowed.size === 0 || !origin) return next();
+    ctx.vary("Origin");
+    if (!any && !allowed.has(origin)) return next();
+    ctx.set("Access-Control-Allow-Origin", any ? "*" : origin);
+    if (ctx.method === "OPTIONS" && ctx.get("access-control-request-method")) {
+      ctx.set("Access-Control-Allow-Methods", ALLOWED_METHODS);
+      ctx.set("Access-Control-Allow-Headers", ALLOWED_HEADERS);
+      ctx.set("Access-Control-Max-Age", PREFLIGHT_MAX_AGE_S);
+      ctx.status = 204;
+      return;
+    }
+    ctx.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+    return next();
+  };
+}
