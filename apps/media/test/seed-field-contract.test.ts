@@ -44,8 +44,7 @@ afterAll(() => env?.close());
 describe("'storageSize | long | bytes, null = unlimited': 0 is no space, not unlimited", { timeout: 30_000 }, () => {
   it("with storageSize 0 a small upload and a chunked init are refused with 507; statistics show 0 available", async () => {
     const none = await env.tenant();
-    const set = await http().put(`/api/customer/${none.id}`, { token: env.admin, body: { storageSize: 0 } });
-    expect(set.status, set.text).toBe(200);
+    await env.setStorageSize(none.id, 0);
     const simple = await http().post("/api/file", { token: none.editor.token, body: multipart([{ name: "files[]", filename: "p.png", type: "image/png", data: png(3, 2) }]) });
     expect(simple.status, simple.text).toBe(507);
     expect(simple.body.key).toBe("storage.error.insufficientStorage");
@@ -54,6 +53,28 @@ describe("'storageSize | long | bytes, null = unlimited': 0 is no space, not unl
     const stats = await http().get("/api/v2/file/storageStatistics", { token: none.viewer.token });
     expect(stats.body).toMatchObject({ totalAvailableStorageSize: 0, totalUsedStorageSize: 0 });
     expect(await env.platform.knexOf("media")("file").where({ customer_id: none.id })).toHaveLength(0);
+  });
+});
+
+describe("an ADMIN's customerId naming no customer ('ADMIN | with: that tenant')", { timeout: 30_000 }, () => {
+  it("an upload or chunked init there answers 404 customer.error.notFound and stores nothing (no root folder, no file, no session)", async () => {
+    const ghost = 999_999;
+    const simple = await http().post("/api/file", { token: env.admin, query: { customerId: ghost }, body: multipart([{ name: "files[]", filename: "p.png", type: "image/png", data: png(3, 2) }]) });
+    expect(simple.status, simple.text).toBe(404);
+    expect(simple.body).toMatchObject({ key: "customer.error.notFound", details: { id: ghost } });
+    const init = await http().post("/api/v2/file/upload/init", { token: env.admin, query: { customerId: ghost }, body: { name: "clip.mp4", size: 20, totalChunks: 1, contentType: "video/mp4" } });
+    expect(init.status, init.text).toBe(404);
+    const media = env.platform.knexOf("media");
+    expect(await media("file_folder").where({ customer_id: ghost })).toHaveLength(0);
+    expect(await media("file").where({ customer_id: ghost })).toHaveLength(0);
+    expect(await media("upload_session").where({ customer_id: ghost })).toHaveLength(0);
+  });
+
+  it("customer events carry storageSize, so media's replica answers uploads without asking core ('null = unlimited' included)", async () => {
+    const fresh = await env.tenant();
+    const row = await env.platform.knexOf("media")("tenant").where({ customer_id: fresh.id }).first("storage_size", "storage_size_known");
+    expect(row).toEqual({ storage_size: null, storage_size_known: true });
+    await env.setStorageSize(fresh.id, 4096);
   });
 });
 

@@ -141,8 +141,7 @@ describe("simple upload POST /api/file", { timeout: 30_000 }, () => {
 
   it("507 when the tenant's storageSize would be exceeded", async () => {
     const small = await env.tenant();
-    const set = await env.platform.http.put(`/api/customer/${small.id}`, { token: env.admin, body: { storageSize: 5000 } });
-    expect(set.status, set.text).toBe(200);
+    await env.setStorageSize(small.id, 5000);
     const first = await post(small.editor.token, multipart([{ name: "files[]", filename: "a.json", type: "application/json", data: "x".repeat(3000) }]));
     expect(first.status, first.text).toBe(200);
     const second = await post(small.editor.token, multipart([{ name: "files[]", filename: "b.json", type: "application/json", data: "x".repeat(3000) }]));

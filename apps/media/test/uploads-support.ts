@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { deflateSync } from "node:zlib";
 import { coreModule } from "@signage/core";
-import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TestPlatform, type TenantUser } from "@signage/testing";
+import { createCustomer, createUser, eventually, startPlatform, TEST_ADMIN, type TestPlatform, type TenantUser } from "@signage/testing";
 import { mediaModule } from "../src/module.js";
 
 export interface UploadTenant {
@@ -39,11 +39,24 @@ export async function startUploadPlatform(prefix: string, env: Record<string, st
     return { id: customer.id, rootId, owner, editor, viewer };
   }
 
+  /** An ADMIN sets the customer's storageSize; resolves once media's tenant replica carries it (customer.updated). */
+  async function setStorageSize(customerId: number, storageSize: number | null): Promise<void> {
+    const res = await platform.http.put(`/api/customer/${customerId}`, { token: admin, body: { storageSize } });
+    if (res.status !== 200) throw new Error(`storageSize not set: ${res.status} ${res.text}`);
+    const expected = storageSize === null ? null : String(storageSize);
+    await eventually(
+      () => platform.knexOf("media")("tenant").where({ customer_id: customerId, storage_size_known: true }).first("storage_size"),
+      (row) => row !== undefined && (row.storage_size === null ? null : String(row.storage_size)) === expected,
+      "storageSize replicated to media",
+    );
+  }
+
   return {
     platform,
     admin,
     blobDir,
     tenant,
+    setStorageSize,
     async close() {
       await platform.close();
       await rm(blobDir, { recursive: true, force: true });

@@ -18,6 +18,8 @@ export interface CustomerEventData {
   restricted: boolean;
   /** Unix ms or null: every service refuses the customer's callers from then on. */
   expirationDate: number | null;
+  /** Bytes, null = unlimited: media checks uploads against its replica, without asking core. */
+  storageSize: number | null;
 }
 
 /**

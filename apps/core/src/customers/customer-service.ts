@@ -43,6 +43,7 @@ const eventData = (c: CustomerView): CustomerEventData => ({
   networkOwner: c.subreseller_since !== null,
   restricted: c.restricted,
   expirationDate: c.expiration_date ? c.expiration_date.getTime() : null,
+  storageSize: c.storage_size === null ? null : Number(c.storage_size),
 });
 
 export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof CustomerService>> {

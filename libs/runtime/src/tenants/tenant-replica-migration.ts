@@ -21,6 +21,16 @@ export const tenantAccessMigration = {
     await addTenantAccessColumns(knex);
   },
   async down(knex: Knex): Promise<void> {
-    await knex.raw("ALTER TABLE tenant DROP COLUMN IF EXISTS expiration_date, DROP COLUMN IF EXISTS deleted, DROP COLUMN IF EXISTS storage_size");
+    await knex.raw("ALTER TABLE tenant DROP COLUMN IF EXISTS expiration_date, DROP COLUMN IF EXISTS deleted, DROP COLUMN IF EXISTS storage_size, DROP COLUMN IF EXISTS storage_size_known");
+  },
+};
+
+/** `storage_size_known`: a replica row whose events carried the quota (null = unlimited) answers without core. */
+export const tenantStorageQuotaMigration = {
+  async up(knex: Knex): Promise<void> {
+    await addTenantAccessColumns(knex);
+  },
+  async down(knex: Knex): Promise<void> {
+    await knex.raw("ALTER TABLE tenant DROP COLUMN IF EXISTS storage_size_known");
   },
 };

@@ -37,7 +37,8 @@ export async function addTenantAccessColumns(knex: Knex): Promise<void> {
   await knex.raw(`ALTER TABLE tenant
     ADD COLUMN IF NOT EXISTS expiration_date timestamptz,
     ADD COLUMN IF NOT EXISTS deleted boolean NOT NULL DEFAULT false,
-    ADD COLUMN IF NOT EXISTS storage_size bigint`);
+    ADD COLUMN IF NOT EXISTS storage_size bigint,
+    ADD COLUMN IF NOT EXISTS storage_size_known boolean NOT NULL DEFAULT false`);
 }
 
 export async function upsertTenant(trx: Knex | Knex.Transaction, t: TenantFacts): Promise<void> {
@@ -50,7 +51,8 @@ export async function upsertTenant(trx: Knex | Knex.Transaction, t: TenantFacts)
     updated_at: new Date(),
   };
   if (t.expirationDate !== undefined) row.expiration_date = t.expirationDate === null ? null : new Date(t.expirationDate);
-  if (t.storageSize !== undefined) row.storage_size = t.storageSize;
+  // Carried (null included: unlimited) is known; absent leaves what the row had.
+  if (t.storageSize !== undefined) Object.assign(row, { storage_size: t.storageSize, storage_size_known: true });
   await trx("tenant").insert(row).onConflict("customer_id").merge();
 }
 
@@ -71,9 +73,15 @@ interface TenantRow {
 }
 
 /** The tenant's storage quota in bytes from the replica; undefined when unknown or unlimited. */
-export async function tenantStorageSize(knex: Knex | Knex.Transaction, customerId: number): Promise<number | undefined> {
-  const row: { storage_size?: string | number | null } | undefined = await knex("tenant").where({ customer_id: customerId }).first("storage_size");
-  return row?.storage_size == null ? undefined : Number(row.storage_size);
+/**
+ * The customer's storage quota as its events carried it: `{ storageSize: null }` is unlimited;
+ * undefined when the replica cannot say (no event yet, or only events from before they carried it).
+ */
+export async function tenantStorageQuota(knex: Knex | Knex.Transaction, customerId: number): Promise<{ storageSize: number | null } | undefined> {
+  const row: { storage_size: string | number | null; storage_size_known: boolean } | undefined = await knex("tenant")
+    .where({ customer_id: customerId, deleted: false, storage_size_known: true })
+    .first("storage_size", "storage_size_known");
+  return row ? { storageSize: row.storage_size === null ? null : Number(row.storage_size) } : undefined;
 }
 
 export function createReplicaTenantDirectory(knex: Knex): TenantDirectory {

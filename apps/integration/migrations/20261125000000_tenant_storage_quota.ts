@@ -1,0 +1,4 @@
+// The tenant replica tells a carried storage quota (null = unlimited) from one no event carried yet.
+import { tenantStorageQuotaMigration } from "@signage/runtime";
+
+export const { up, down } = tenantStorageQuotaMigration;

@@ -1,0 +1,26 @@
+// A customer's storageSize as core has it (bytes; null = unlimited, "storageSize | long |
+// bytes, null = unlimited"), asked on behalf of the caller. Core knows every customer, so
+// none found is a customer that does not exist (an ADMIN's mistyped customerId): 404
+// before anything is read or stored for it. Core unreachable: null (unknown is not zero).
+import { Code, type HandlerContext } from "@connectrpc/connect";
+import type { Logger } from "@signage/platform";
+import { serviceError } from "@signage/auth";
+import { onBehalfOf, type Peers } from "@signage/runtime";
+import { CustomerService } from "@signage/contracts/signage/core/v1/customer_pb";
+import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
+
+export async function customerStorageSize(ctx: HandlerContext, peers: Peers | undefined, logger: Logger, customerId: number): Promise<number | null> {
+  if (!peers) return null;
+  let content: unknown[];
+  try {
+    const customers = peers.client(CustomerService, "core");
+    const query = { search: `id=${customerId}`, select: "id,storageSize", size: 1 } as ListQuery;
+    content = (await customers.listCustomers({ customerId: BigInt(customerId), query }, onBehalfOf(ctx))).content;
+  } catch (err) {
+    logger.warn({ err, customerId }, "storageSize of the customer not available from core; treated as unlimited");
+    return null;
+  }
+  if (content.length === 0) throw serviceError(Code.NotFound, "customer.error.notFound", `Customer ${customerId} not found`, { id: customerId });
+  const size = (content[0] as { storageSize?: bigint }).storageSize;
+  return size === undefined ? null : Number(size);
+}
