@@ -95,6 +95,16 @@ describe("create, list, update, delete", () => {
     expect(admin.body.content.every((a: any) => a.customerId === B.customerId)).toBe(true);
   });
 
+  it("an ADMIN creating an app for a customerId of no customer gets 404 customer.error.notFound and nothing is stored; for an existing one the app is created there", async () => {
+    const ghost = await http.post(BASE, { token: env.adminToken, query: { customerId: 999_999 }, body: { name: "Ghost" } });
+    expect(ghost.status, ghost.text).toBe(404);
+    expect(ghost.body).toMatchObject({ key: "customer.error.notFound", details: { id: 999_999 } });
+    expect(await env.platform.knexOf("media")("custom_app").where({ customer_id: 999_999 })).toHaveLength(0);
+    const real = await http.post(BASE, { token: env.adminToken, query: { customerId: B.customerId }, body: { name: "For B" } });
+    expect(real.status, real.text).toBe(200);
+    expect(real.body.customerId).toBe(B.customerId);
+  });
+
   it("list is a Page with the common list params (search, sort, size)", async () => {
     const { owner } = await env.tenant();
     await create(owner.token, { name: "Beta" });

@@ -5,6 +5,7 @@ import { requireAuth, singleTenant, type AuthContext } from "@signage/auth";
 import { listRpc } from "@signage/runtime";
 import { CustomAppSchema, type CustomAppService, type UploadMyAppPackageRequest } from "@signage/contracts/signage/media/v1/custom_app_pb";
 import type { CustomAppDeps } from "./custom-app-deps.js";
+import { requireKnownCustomer } from "../files/core-customer.js";
 import { appNotFound, fileMissing } from "./custom-app-errors.js";
 import { customAppToMessage } from "./custom-app-mapper.js";
 import { customAppResource } from "./custom-app-resource.js";
@@ -38,7 +39,9 @@ export function customAppService(deps: CustomAppDeps): ServiceImpl<typeof Custom
 
     async createMyApp(req, ctx) {
       const auth = requireAuth(ctx);
-      const row = await insertApp(knex, createColumns(creationCustomer(auth, req.customerId), req.app));
+      const customerId = creationCustomer(auth, req.customerId);
+      if (customerId !== auth.caller.customerId) await requireKnownCustomer(ctx, deps, customerId);
+      const row = await insertApp(knex, createColumns(customerId, req.app));
       return { app: customAppToMessage(row) };
     },
 

@@ -5,7 +5,7 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import { requireAuth } from "@signage/auth";
 import type { Peers } from "@signage/runtime";
-import { customerStorageSize } from "./customer-storage-size.js";
+import { customerStorageSize } from "./core-customer.js";
 import { writeTenant } from "./caller.js";
 import type { FileDeps } from "./file-deps.js";
 

@@ -5,7 +5,7 @@
 // all. Used bytes are the sizes of the customer's files.
 import type { HandlerContext } from "@connectrpc/connect";
 import { tenantStorageQuota } from "@signage/runtime";
-import { customerStorageSize } from "../files/customer-storage-size.js";
+import { customerStorageSize } from "../files/core-customer.js";
 import { insufficientStorage } from "./upload-errors.js";
 import type { UploadDeps } from "./upload-deps.js";
 

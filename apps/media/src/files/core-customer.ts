@@ -1,8 +1,10 @@
-// A customer's storageSize as core has it (bytes; null = unlimited, "storageSize | long |
-// bytes, null = unlimited"), asked on behalf of the caller. Core knows every customer, so
-// none found is a customer that does not exist (an ADMIN's mistyped customerId): 404
-// before anything is read or stored for it. Core unreachable: null (unknown is not zero).
+// What media needs to know of a customer beyond its tenant replica, asked from core on behalf
+// of the caller: its storageSize (bytes; null = unlimited, "storageSize | long | bytes, null =
+// unlimited") and whether it exists at all. Core knows every customer, so none found is a
+// customer that does not exist (an ADMIN's mistyped customerId): 404 before anything is read or
+// stored for it. Core unreachable: null (unknown is not zero).
 import { Code, type HandlerContext } from "@connectrpc/connect";
+import type { Knex } from "knex";
 import type { Logger } from "@signage/platform";
 import { serviceError } from "@signage/auth";
 import { onBehalfOf, type Peers } from "@signage/runtime";
@@ -23,4 +25,10 @@ export async function customerStorageSize(ctx: HandlerContext, peers: Peers | un
   if (content.length === 0) throw serviceError(Code.NotFound, "customer.error.notFound", `Customer ${customerId} not found`, { id: customerId });
   const size = (content[0] as { storageSize?: bigint }).storageSize;
   return size === undefined ? null : Number(size);
+}
+
+/** 404 unless the customer exists: media's tenant replica knows it, or else core does. */
+export async function requireKnownCustomer(ctx: HandlerContext, deps: { knex: Knex; peers?: Peers; logger: Logger }, customerId: number): Promise<void> {
+  const known = await deps.knex("tenant").where({ customer_id: customerId, deleted: false }).first("customer_id");
+  if (!known) await customerStorageSize(ctx, deps.peers, deps.logger, customerId);
 }
