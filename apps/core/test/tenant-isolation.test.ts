@@ -67,10 +67,10 @@ describe("another tenant's team assignments stay out of reach ('Other roles | ow
   });
 });
 
-/** An EDITOR of tenant B, restricted, member of a new team of its own. */
-async function restrictedUserOfB(teamName: string) {
+/** A user of tenant B (EDITOR unless named), restricted, member of a new team of its own. */
+async function restrictedUserOfB(teamName: string, role = "EDITOR") {
   const teamId = await team(ownerB.token, teamName);
-  const user = await createUser(platform.http, admin, customerB, "EDITOR");
+  const user = await createUser(platform.http, admin, customerB, role);
   const assigned = await platform.http.post("/api/user/updateTeamAssignments", {
     token: ownerB.token,
     query: { email: user.email },
@@ -128,6 +128,33 @@ describe("'restricted = sees only team-assigned resources' on users", () => {
     // An unrestricted OWNER sees both.
     const all = (await platform.http.get("/api/user/simple", { token: ownerB.token })).body.map((u: { email: string }) => u.email);
     expect(all).toEqual(expect.arrayContaining([restricted.email, hidden.email]));
+  });
+});
+
+describe("users on read-only team assignments", () => {
+  it("a restricted OWNER cannot change or delete a user it sees only through a read-only assignment (403 team.error.readOnly), and can one on a writable one", async () => {
+    const restrictedOwner = await restrictedUserOfB("B managers", "OWNER");
+    const assign = async (readOnly: boolean) => {
+      const user = await createUser(platform.http, admin, customerB, "VIEWER");
+      const res = await platform.http.post("/api/user/updateTeamAssignments", {
+        token: ownerB.token,
+        query: { email: user.email },
+        body: { assignToTeams: [{ teamId: restrictedOwner.teamId, readOnly }], removeFromTeamIds: [] },
+      });
+      expect(res.status, res.text).toBeLessThan(300);
+      return user;
+    };
+    const readOnlyUser = await assign(true);
+    const writableUser = await assign(false);
+
+    const update = await platform.http.put("/api/user/", { token: restrictedOwner.token, query: { email: readOnlyUser.email }, body: { name: "changed" } });
+    expect(update.status, update.text).toBe(403);
+    expect(update.body.key).toBe("team.error.readOnly");
+    const remove = await platform.http.delete("/api/user/", { token: restrictedOwner.token, query: { email: readOnlyUser.email } });
+    expect(remove.status, remove.text).toBe(403);
+    const ok = await platform.http.put("/api/user/", { token: restrictedOwner.token, query: { email: writableUser.email }, body: { name: "changed" } });
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.body.name).toBe("changed");
   });
 });
 

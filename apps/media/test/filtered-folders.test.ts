@@ -174,9 +174,17 @@ describe("fileCount and firstFileThumbnail of a filtered folder", () => {
     expect(named.status, named.text).toBe(400);
     expect(named.body.key).toBe("quickFilter.error.notFound");
     expect((await lib.http.get(`/api/quickFilter/${hiddenFilter}`, { token: restricted.token })).status).toBe(404);
-    const viaFolder = (await listFiles(restricted.token, hiddenFolder.body.id)).body;
+    // Core believes "this is a folder's filter" once media's FILE_FOLDER usage event arrived.
+    const viaFolder = (await eventually(() => listFiles(restricted.token, hiddenFolder.body.id), (res) => res.status === 200, "folder usage reached core")).body;
     expect(viaFolder.content.map((f: any) => f.name)).toEqual(["in-a.png"]);
     expect((await listFolders(restricted.token, `id=${hiddenFolder.body.id}`, { select: "fileCount" })).body.content[0]?.fileCount).toBe(1);
+    // A filtered folder of team B (hidden from the user, like its filter) lends it nothing: its
+    // filter is checked as if the user had named it.
+    const folderOfB = await createFiltered(owner.token, { parentId: a.rootId, name: `${tag}-bb`, quickFilterId: hiddenFilter, teamIds: `${teamB}:false` });
+    expect(folderOfB.status, folderOfB.text).toBe(200);
+    const throughHidden = await lib.http.get("/api/v2/file", { token: restricted.token, query: { search: `fileFolderId=${folderOfB.body.id}` } });
+    expect(throughHidden.status, throughHidden.text).toBe(400);
+    expect(throughHidden.body.key).toBe("quickFilter.error.notFound");
     // The owner may name it.
     expect((await lib.http.get("/api/v2/file", { token: owner.token, query: { quickFilterId: hiddenFilter } })).body.totalElements).toBe(2);
   });

@@ -102,7 +102,7 @@ describe("simple upload POST /api/file", { timeout: 30_000 }, () => {
 
   it("\"contentType: MIME type, detected by the client; the server validates\" against the kinds table, which is by extension: a declared type of another kind than the name is 415 and nothing is kept", async () => {
     const before = (await fileRows(t.id)).length;
-    for (const [type, name] of [["image/png", "evil.exe"], ["image/svg+xml", "page.html"], ["video/mp4", "still.png"], ["application/pdf", "data.json"], ["video/mp4", "clip.jfif"]]) {
+    for (const [type, name] of [["image/png", "evil.exe"], ["image/svg+xml", "page.html"], ["video/mp4", "still.png"], ["application/pdf", "data.json"], ["video/mp4", "clip.jfif"], ["image/svg+xml", "page.html "], ["image/svg+xml", "page.html."], ["image/png", "evil.exe;"], ["image/png", "evil.exe\u200b"]]) {
       const res = await post(t.editor.token, multipart([{ name: "files[]", filename: name, type, data: png(2, 2) }]));
       expect(res.status, `${type} ${name}: ${res.text}`).toBe(415);
       expect(res.body).toMatchObject({ key: "media.error.unsupportedMediaType", details: { filename: name } });

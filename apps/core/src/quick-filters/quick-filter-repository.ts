@@ -23,3 +23,8 @@ export async function findQuickFilter(db: Knex | Knex.Transaction, scope: Scope,
 export async function usagesOf(db: Knex | Knex.Transaction, id: string): Promise<{ used_by_type: string; used_by_id: string }[]> {
   return db("quick_filter_usage").where({ quick_filter_id: id, used: true }).select("used_by_type", "used_by_id").orderBy(["used_by_type", "used_by_id"]);
 }
+
+/** The filter is the one of some filtered folder (media reports `FILE_FOLDER` usages). */
+export async function usedByFilteredFolder(db: Knex | Knex.Transaction, id: string): Promise<boolean> {
+  return (await db("quick_filter_usage").where({ quick_filter_id: id, used_by_type: "FILE_FOLDER", used: true }).first("quick_filter_id")) !== undefined;
+}

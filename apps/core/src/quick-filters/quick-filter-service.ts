@@ -11,7 +11,7 @@ import type { IdGenerator } from "@signage/db";
 import { isUniqueViolation } from "../customers/customer-repository.js";
 import { checkCriteria, criteriaToFilter } from "./criteria.js";
 import { quickFilterToMessage } from "./quick-filter-mapper.js";
-import { findQuickFilter, usagesOf } from "./quick-filter-repository.js";
+import { findQuickFilter, usagesOf, usedByFilteredFolder } from "./quick-filter-repository.js";
 import { quickFilterResource } from "./quick-filter-resource.js";
 import type { ResourceTeams } from "../teams/resource-teams.js";
 import { assignmentFacts } from "../teams/assignments-json.js";
@@ -148,8 +148,10 @@ export function quickFilterService(deps: QuickFilterServiceDeps): ServiceImpl<ty
     },
 
     async compileQuickFilter(req, ctx) {
-      // A quickFilterId the caller names must be one it may read; a filtered folder it lists applies its own.
-      const row = req.ofFilteredFolder ? await findQuickFilter(knex, requireAuth(ctx).scope, req.quickFilterId) : await load(ctx, req.quickFilterId);
+      // A quickFilterId the caller names must be one it may read; a filtered folder it lists applies
+      // its own (the flag is believed only for a filter some filtered folder really uses).
+      const ofFolder = req.ofFilteredFolder && (await usedByFilteredFolder(knex, req.quickFilterId));
+      const row = ofFolder ? await findQuickFilter(knex, requireAuth(ctx).scope, req.quickFilterId) : await load(ctx, req.quickFilterId);
       if (!row) throw notFound(req.quickFilterId);
       const expected = entityTypeName(req.expectedEntityType);
       if (expected !== row.filtered_entity_type) {

@@ -1,6 +1,6 @@
 // UserService: document 2 "User" and "Teams, tags, users, quick filters" (users rows).
 import { Code, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
-import { AuthErrorKey, generateTotpSecret, requireAuth, roleAtLeast, roleFromName, roleName, resourceAccess, serviceError, singleTenant, teamVisibilityHook, totpUri, verifyTotpCode, type AuthContext, type TeamAccess } from "@signage/auth";
+import { AuthErrorKey, generateTotpSecret, requireAuth, roleAtLeast, roleFromName, roleName, resourceAccess, serviceError, singleTenant, teamVisibilityHook, totpUri, verifyTotpCode, type AuthContext } from "@signage/auth";
 import { Role } from "@signage/contracts/signage/common/v1/role_pb";
 import type { UserService, UserFields } from "@signage/contracts/signage/core/v1/user_pb";
 import type { CoreDeps } from "../deps.js";
@@ -8,7 +8,7 @@ import { assignmentFacts } from "../teams/assignments-json.js";
 import { findUserByEmail, findUserById, userView } from "./user-repository.js";
 import { forceToSet2fa, userToMessage } from "./user-mapper.js";
 import { checkAdminOnlyUserFields, checkAssignableRole, checkAuthProviderUnchanged, checkCreateCustomerId, checkCreatePassword, checkOwnProfileFields, normalizeEmail } from "./user-rules.js";
-import { requireParameter } from "@signage/runtime";
+import { requireParameter, requireWritable } from "@signage/runtime";
 import { authProviderName, userColumns } from "./user-columns.js";
 import { checkPasswordRule, hashPassword, passwordMatches } from "./passwords.js";
 import { checkProfilePicture } from "./profile-picture.js";
@@ -18,10 +18,6 @@ import { listUsers } from "./user-list.js";
 import type { UserRow } from "./user-row.js";
 import { currentUserRowKey } from "./current-user-check.js";
 import type { CoreTeams } from "../teams/core-teams.js";
-
-function visibleTo(access: TeamAccess, row: UserRow): boolean {
-  return resourceAccess(access, assignmentFacts(row.team_assignments)) !== "none";
-}
 
 const notFound = (email: string) => serviceError(Code.NotFound, "user.error.notFound", `User '${email}' not found`, { email });
 
@@ -34,14 +30,22 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
     return row;
   }
 
-  async function inScope(ctx: HandlerContext, rawEmail: string | undefined): Promise<UserRow> {
+  /**
+   * The user named by `email`. Users are team-assignable ("restricted = sees only team-assigned
+   * resources"): one the caller's teams hide is as missing as one that does not exist, as in
+   * /api/v2/user; to change another user (`write`), a read-only assignment refuses (403).
+   */
+  async function inScope(ctx: HandlerContext, rawEmail: string | undefined, write = false): Promise<UserRow> {
     const auth = requireAuth(ctx);
     // "?email=<EMAIL>" is required: without it a 400 naming it, not "User '' not found".
     const email = requireParameter(rawEmail, "email");
     const row = await findUserByEmail(knex, auth.scope, email);
-    // Users are team-assignable ("restricted = sees only team-assigned resources"): one the
-    // caller's teams hide is as missing as one that does not exist, as in /api/v2/user.
-    if (!row || (teams && row.id !== auth.caller.userId && !visibleTo(await teams.access(ctx), row))) throw notFound(email);
+    if (!row) throw notFound(email);
+    if (!teams || row.id === auth.caller.userId) return row;
+    const access = await teams.access(ctx);
+    const facts = assignmentFacts(row.team_assignments);
+    if (resourceAccess(access, facts) === "none") throw notFound(email);
+    if (write) requireWritable(access, "user", row.id, facts);
     return row;
   }
 
@@ -121,7 +125,7 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
       if (!managesUsers && auth.caller.kind !== "user") throw ownerRequired(auth);
       const me = managesUsers ? undefined : await self(auth);
       if (me && me.email.toLowerCase() !== email.toLowerCase()) throw ownerRequired(auth);
-      const target = me ?? (await inScope(ctx, email));
+      const target = me ?? (await inScope(ctx, email, true));
       if (me) checkOwnProfileFields(fields, me);
       checkManageable(auth, target);
       checkAssignableRole(auth.caller, fields.role, false);
@@ -225,7 +229,7 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
 
     async deleteUser(req, ctx) {
       const auth = requireAuth(ctx);
-      const target = await inScope(ctx, req.email);
+      const target = await inScope(ctx, req.email, true);
       checkManageable(auth, target);
       await knex("app_user").where({ id: target.id }).delete();
       return {};

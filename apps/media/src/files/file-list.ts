@@ -2,7 +2,7 @@
 // then the per-caller fields (readOnly, download URLs).
 import type { HandlerContext } from "@connectrpc/connect";
 import type { Knex } from "knex";
-import { requireAuth, type AuthContext } from "@signage/auth";
+import { requireAuth, resourceAccess, type AuthContext } from "@signage/auth";
 import { listRpc } from "@signage/runtime";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import { FileSchema, type File } from "@signage/contracts/signage/media/v1/file_pb";
@@ -16,11 +16,13 @@ import type { FileDeps } from "./file-deps.js";
 export async function listFiles(ctx: HandlerContext, deps: FileDeps, query: ListQuery | undefined, extend?: (qb: Knex.QueryBuilder) => void) {
   const auth = requireAuth(ctx);
   // Two independent lookups (the filtered-folder check, the caller's teams): one round trip, not two.
-  const [resolved, teams] = await Promise.all([resolveFilteredFolderSearch(deps.knex, deps.storedFolders, auth.scope, query), deps.teams.access?.(auth)]);
+  const [filtered, teams] = await Promise.all([resolveFilteredFolderSearch(deps.knex, deps.storedFolders, auth.scope, query), deps.teams.access?.(auth)]);
+  const resolved = filtered.query;
   const select = resolved?.select;
   const q = { ...resolved, includeReadOnlyInfo: resolved?.includeReadOnlyInfo || (select !== undefined && selectsField(select, "readOnly")) } as ListQuery;
-  // A new query object means a filtered folder put its own quickFilterId there.
-  const quickFilterOfFolder = resolved !== query;
+  // A filtered folder the caller's teams show applies its own filter, whether or not they show the
+  // filter itself; a hidden folder's filter is checked like one the caller named.
+  const quickFilterOfFolder = filtered.folderTeamIds !== undefined && (!teams || resourceAccess(teams, filtered.folderTeamIds.map((teamId) => ({ teamId, readOnly: false }))) !== "none");
   const result = await listRpc(ctx, { knex: deps.knex, resource: fileResource, message: FileSchema, query: q, scope: auth.scope, extend, teams, quickFilters: deps.quickFilters, quickFilterOfFolder });
   for (const file of result.content) completeFile(file, auth, deps);
   return result;

@@ -12,25 +12,32 @@ import { customerIdOf, findFolder } from "./folder-repository.js";
 import { FOLDER_TYPE_FILTERED } from "./folder-row.js";
 import type { StoredFolderMemo } from "./stored-folder-memo.js";
 
-export async function resolveFilteredFolderSearch(knex: Knex, storedFolders: StoredFolderMemo, scope: Scope, query: ListQuery | undefined): Promise<ListQuery | undefined> {
-  if (!query?.search?.includes("fileFolderId")) return query;
+/** The list's query, and for a filtered folder's own filter the folder's teams (whose visibility lets it apply). */
+export interface FilteredFolderSearch {
+  query: ListQuery | undefined;
+  folderTeamIds?: readonly string[];
+}
+
+export async function resolveFilteredFolderSearch(knex: Knex, storedFolders: StoredFolderMemo, scope: Scope, query: ListQuery | undefined): Promise<FilteredFolderSearch> {
+  const unchanged = { query };
+  if (!query?.search?.includes("fileFolderId")) return unchanged;
   let tree: FilterNode;
   try {
     tree = parseFilter(query.search, { parameter: "search" });
   } catch {
-    return query; // the list reports the syntax error with its position
+    return unchanged; // the list reports the syntax error with its position
   }
   const terms = tree.kind === "and" ? [...tree.children] : [tree];
   const index = terms.findIndex((t) => t.kind === "comparison" && t.field === "fileFolderId" && (t.operator === "=" || t.operator === ":") && t.value.kind === "text");
-  if (index < 0) return query;
+  if (index < 0) return unchanged;
   const term = terms[index] as Extract<FilterNode, { kind: "comparison" }>;
   const folderId = (term.value as { text: string }).text;
-  if (storedFolders.isStored(folderId.toLowerCase())) return query;
+  if (storedFolders.isStored(folderId.toLowerCase())) return unchanged;
   const folder = await findFolder(knex, scope, folderId);
-  if (!folder) return query;
+  if (!folder) return unchanged;
   if (folder.file_folder_type !== FOLDER_TYPE_FILTERED) {
     storedFolders.rememberStored(folder.id);
-    return query;
+    return unchanged;
   }
   if (query.quickFilterId && query.quickFilterId !== folder.quick_filter_id) {
     throw serviceError(Code.InvalidArgument, "fileFolder.error.quickFilterConflict", "A filtered folder's files come from its own quick filter; quickFilterId cannot be combined with it", { fileFolderId: folder.id });
@@ -38,5 +45,8 @@ export async function resolveFilteredFolderSearch(knex: Knex, storedFolders: Sto
   // The folder shows its own tenant's files, also to a caller whose scope spans tenants (ADMIN, network owner).
   terms.splice(index, 1, parseFilter(`customerId=${customerIdOf(folder)}`));
   const rest = andFilters(...terms);
-  return { ...query, search: rest ? printFilter(rest) : undefined, quickFilterId: folder.quick_filter_id ?? undefined } as ListQuery;
+  return {
+    query: { ...query, search: rest ? printFilter(rest) : undefined, quickFilterId: folder.quick_filter_id ?? undefined } as ListQuery,
+    folderTeamIds: (folder as { team_ids?: string[] }).team_ids ?? [],
+  };
 }

@@ -47,10 +47,18 @@ function bare(contentType: string | undefined): string {
   return (contentType ?? "").split(";")[0].trim().toLowerCase();
 }
 
-/** The name's extension; "" when it has none ("blob" from a nameless browser Blob, "Summer campaign", "Report v1.2"). */
+/**
+ * The name's extension as a file system would see it (trailing dots and blanks dropped, as the
+ * stored name is trimmed); "" when it has none: no dot ("blob" from a nameless browser Blob,
+ * "Summer campaign") or a version number ("Report v1.2"). Anything else after the last dot is
+ * an extension, so `page.html_` or `evil.exe\u200b` cannot pass for a name without one.
+ */
 function extensionOfName(filename: string): string {
-  const match = /\.([a-z0-9]{1,8})$/i.exec(filename);
-  return match && /[a-z]/i.test(match[1]) ? match[1].toLowerCase() : "";
+  const name = filename.replace(/[\s.]+$/u, "");
+  const dot = name.lastIndexOf(".");
+  if (dot < 0) return "";
+  const suffix = name.slice(dot + 1).toLowerCase();
+  return /^[0-9]+$/.test(suffix) ? "" : suffix;
 }
 
 // Other names the same formats go by (Windows JPEG, MPEG-4 video): they name the kind, not a supported type.
