@@ -24,6 +24,9 @@ describe("CORS", () => {
   it("parses the comma separated allowlist (trailing slashes and blanks ignored)", () => {
     expect(parseCorsOrigins(" https://a.test/, ,https://b.test")).toEqual(["https://a.test", "https://b.test"]);
     expect(parseCorsOrigins(undefined)).toEqual([]);
+    expect(parseCorsOrigins("HTTPS://Console.Example.test:8443")).toEqual(["https://console.example.test:8443"]);
+    // A value that could never match (no scheme) or would match sandboxed pages (null) is a start-up error.
+    for (const wrong of ["console.example.test", "null", "https://a.test/path"]) expect(() => parseCorsOrigins(wrong), wrong).toThrow(/GATEWAY_CORS_ORIGINS/);
   });
 
   it("answers a named origin's preflight with the methods and headers this API uses", async () => {
@@ -46,6 +49,9 @@ describe("CORS", () => {
     expect(missing.headers.get("access-control-allow-origin")).toBe(UI);
     const other = await fetch(`${base}/api/v2/user/me`, { headers: { origin: "https://evil.example.test" } });
     expect(other.headers.get("access-control-allow-origin")).toBeNull();
+    // Without an Origin the answer still varies by it (a shared cache must not reuse it cross-origin).
+    const plain = await fetch(`${base}/api/v2/user/me`);
+    expect(plain.headers.get("vary")).toContain("Origin");
   });
 
   it("sends no CORS headers when no origin is named (the default)", async () => {

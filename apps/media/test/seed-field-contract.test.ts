@@ -72,9 +72,17 @@ describe("an ADMIN's customerId naming no customer ('ADMIN | with: that tenant')
 
   it("customer events carry storageSize, so media's replica answers uploads without asking core ('null = unlimited' included)", async () => {
     const fresh = await env.tenant();
-    const row = await env.platform.knexOf("media")("tenant").where({ customer_id: fresh.id }).first("storage_size", "storage_size_known");
-    expect(row).toEqual({ storage_size: null, storage_size_known: true });
-    await env.setStorageSize(fresh.id, 4096);
+    const tenant = () => env.platform.knexOf("media")("tenant").where({ customer_id: fresh.id });
+    expect(await tenant().first("storage_size", "storage_size_known")).toEqual({ storage_size: null, storage_size_known: true });
+    const upload = (name: string) => http().post("/api/file", { token: fresh.editor.token, body: multipart([{ name: "files[]", filename: name, type: "application/json", data: "x".repeat(3000) }]) });
+    // The replica is what decides: a quota only the replica holds (core says unlimited) refuses.
+    await tenant().update({ storage_size: 100 });
+    const refused = await upload("a.json");
+    expect(refused.status, refused.text).toBe(507);
+    // A row whose events never carried the quota (a replica from before) asks core: unlimited.
+    await tenant().update({ storage_size_known: false });
+    const asked = await upload("b.json");
+    expect(asked.status, asked.text).toBe(200);
   });
 });
 

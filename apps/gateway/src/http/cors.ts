@@ -7,27 +7,37 @@ import type { Middleware } from "koa";
 const ALLOWED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE";
 // What clients of this API send: bearer token, JSON or multipart bodies, the sensitive-call
 // headers, byte ranges for downloads.
-const ALLOWED_HEADERS = "Authorization, Content-Type, X-Totp, G-Recaptcha-Response, Range, Traceparent";
+const ALLOWED_HEADERS = "Authorization, Content-Type, X-Totp, G-Recaptcha-Response, Range, Traceparent, X-Request-Id";
 // What they need to read besides the CORS-safelisted response headers.
 const EXPOSED_HEADERS = "Content-Disposition, Content-Range, Accept-Ranges, Content-Length";
 const PREFLIGHT_MAX_AGE_S = "600";
 
-/** `*` allows any origin; otherwise exact origins such as `https://console.example.com`. */
+const ORIGIN = /^https?:\/\/[a-z0-9.-]+(:[0-9]{1,5})?$/;
+
+/**
+ * `*` allows any origin; otherwise exact origins such as `https://console.example.com`
+ * (scheme and host, lower case as browsers send them). Anything else is a configuration
+ * mistake that would silently never match (or, as `null`, match sandboxed pages): refused at start.
+ */
 export function parseCorsOrigins(value: string | undefined): string[] {
-  return (value ?? "")
+  const origins = (value ?? "")
     .split(",")
-    .map((origin) => origin.trim().replace(/\/+$/, ""))
+    .map((origin) => origin.trim().replace(/\/+$/, "").toLowerCase())
     .filter((origin) => origin !== "");
+  const wrong = origins.filter((origin) => origin !== "*" && !ORIGIN.test(origin));
+  if (wrong.length > 0) throw new Error(`GATEWAY_CORS_ORIGINS: not an origin (scheme://host[:port]) or *: ${wrong.join(", ")}`);
+  return origins;
 }
 
 export function corsMiddleware(allowedOrigins: readonly string[]): Middleware {
   const any = allowedOrigins.includes("*");
   const allowed = new Set(allowedOrigins);
   return async (ctx, next) => {
+    if (allowed.size === 0) return next();
+    // Answers differ by Origin (even without one), so a shared cache must key on it.
+    if (!any) ctx.vary("Origin");
     const origin = ctx.get("origin");
-    if (allowed.size === 0 || !origin) return next();
-    ctx.vary("Origin");
-    if (!any && !allowed.has(origin)) return next();
+    if (!origin || (!any && !allowed.has(origin))) return next();
     ctx.set("Access-Control-Allow-Origin", any ? "*" : origin);
     if (ctx.method === "OPTIONS" && ctx.get("access-control-request-method")) {
       ctx.set("Access-Control-Allow-Methods", ALLOWED_METHODS);

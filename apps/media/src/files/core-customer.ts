@@ -3,13 +3,15 @@
 // unlimited") and whether it exists at all. Core knows every customer, so none found is a
 // customer that does not exist (an ADMIN's mistyped customerId): 404 before anything is read or
 // stored for it. Core unreachable: null (unknown is not zero).
-import { Code, type HandlerContext } from "@connectrpc/connect";
+import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import type { Logger } from "@signage/platform";
 import { serviceError } from "@signage/auth";
-import { onBehalfOf, type Peers } from "@signage/runtime";
+import { createReplicaTenantDirectory, onBehalfOf, type Peers } from "@signage/runtime";
 import { CustomerService } from "@signage/contracts/signage/core/v1/customer_pb";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
+
+const UNREACHABLE = new Set([Code.Unavailable, Code.DeadlineExceeded, Code.Unknown, Code.Unimplemented]);
 
 export async function customerStorageSize(ctx: HandlerContext, peers: Peers | undefined, logger: Logger, customerId: number): Promise<number | null> {
   if (!peers) return null;
@@ -19,6 +21,8 @@ export async function customerStorageSize(ctx: HandlerContext, peers: Peers | un
     const query = { search: `id=${customerId}`, select: "id,storageSize", size: 1 } as ListQuery;
     content = (await customers.listCustomers({ customerId: BigInt(customerId), query }, onBehalfOf(ctx))).content;
   } catch (err) {
+    // Only core being out of reach is "unknown"; a refusal is the caller's answer.
+    if (!UNREACHABLE.has(ConnectError.from(err).code)) throw err;
     logger.warn({ err, customerId }, "storageSize of the customer not available from core; treated as unlimited");
     return null;
   }
@@ -29,6 +33,6 @@ export async function customerStorageSize(ctx: HandlerContext, peers: Peers | un
 
 /** 404 unless the customer exists: media's tenant replica knows it, or else core does. */
 export async function requireKnownCustomer(ctx: HandlerContext, deps: { knex: Knex; peers?: Peers; logger: Logger }, customerId: number): Promise<void> {
-  const known = await deps.knex("tenant").where({ customer_id: customerId, deleted: false }).first("customer_id");
-  if (!known) await customerStorageSize(ctx, deps.peers, deps.logger, customerId);
+  const known = await createReplicaTenantDirectory(deps.knex).access(customerId);
+  if (!known || known.deleted) await customerStorageSize(ctx, deps.peers, deps.logger, customerId);
 }

@@ -21,7 +21,7 @@ export const tenantAccessMigration = {
     await addTenantAccessColumns(knex);
   },
   async down(knex: Knex): Promise<void> {
-    await knex.raw("ALTER TABLE tenant DROP COLUMN IF EXISTS expiration_date, DROP COLUMN IF EXISTS deleted, DROP COLUMN IF EXISTS storage_size, DROP COLUMN IF EXISTS storage_size_known");
+    await knex.raw("ALTER TABLE tenant DROP COLUMN IF EXISTS expiration_date, DROP COLUMN IF EXISTS deleted, DROP COLUMN IF EXISTS storage_size");
   },
 };
 
