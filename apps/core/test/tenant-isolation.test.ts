@@ -1,7 +1,11 @@
 // Cross-tenant and team isolation of core's team-enabled resources over HTTP, from the
 // "Customer scoping" table ("Other roles | own tenant | own tenant") and "restricted = sees
 // only team-assigned resources".
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
+import { FilteredEntityType, QuickFilterService } from "@signage/contracts/signage/core/v1/quick_filter_pb";
+import { createInMemoryTransport } from "@signage/platform";
 import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TenantUser, type TestPlatform } from "@signage/testing";
 import { coreModule } from "../src/module.js";
 
@@ -98,6 +102,19 @@ describe("'restricted = sees only team-assigned resources' on a single quick fil
     expect(removed.body.key).toBe(missing.body.key);
     // Its owner still reads it.
     expect((await platform.http.get(`/api/quickFilter/${filterOfB}`, { token: ownerB.token })).status).toBe(200);
+  });
+
+  it("CompileQuickFilter applies a hidden filter for a filtered folder only when that folder really uses it (its FILE_FOLDER usage)", async () => {
+    const { token } = await restrictedUserOfB("B night owls");
+    const core = platform.running.find((m) => m.name === "core")!;
+    const bearer: Interceptor = (next) => (req) => (req.header.set("authorization", `Bearer ${token}`), next(req));
+    const client = createClient(QuickFilterService, createInMemoryTransport(core.service.routes, { interceptors: core.service.interceptors, clientInterceptors: [bearer] }));
+    const folderId = randomUUID();
+    const compile = () => client.compileQuickFilter({ quickFilterId: filterOfB, expectedEntityType: FilteredEntityType.FILE, filteredFolderId: folderId });
+    // A claimed folder that does not use the filter lends it nothing: hidden, so unknown.
+    expect(await compile().then(() => undefined, (e) => ConnectError.from(e).code)).toBe(Code.NotFound);
+    await platform.knexOf("core")("quick_filter_usage").insert({ quick_filter_id: filterOfB, used_by_type: "FILE_FOLDER", used_by_id: folderId, customer_id: customerB, used: true, version: 1 });
+    expect((await compile()).search).toContain("IMAGE");
   });
 });
 

@@ -24,7 +24,8 @@ export async function usagesOf(db: Knex | Knex.Transaction, id: string): Promise
   return db("quick_filter_usage").where({ quick_filter_id: id, used: true }).select("used_by_type", "used_by_id").orderBy(["used_by_type", "used_by_id"]);
 }
 
-/** The filter is the one of some filtered folder (media reports `FILE_FOLDER` usages). */
-export async function usedByFilteredFolder(db: Knex | Knex.Transaction, id: string): Promise<boolean> {
-  return (await db("quick_filter_usage").where({ quick_filter_id: id, used_by_type: "FILE_FOLDER", used: true }).first("quick_filter_id")) !== undefined;
+/** The filter is the one of that filtered folder (media reports `FILE_FOLDER` usages). */
+export async function usedByFilteredFolder(db: Knex | Knex.Transaction, id: string, folderId: string): Promise<boolean> {
+  const usage = await db("quick_filter_usage").where({ quick_filter_id: id, used_by_type: "FILE_FOLDER", used_by_id: folderId, used: true }).first("quick_filter_id");
+  return usage !== undefined;
 }

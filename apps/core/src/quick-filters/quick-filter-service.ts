@@ -149,8 +149,8 @@ export function quickFilterService(deps: QuickFilterServiceDeps): ServiceImpl<ty
 
     async compileQuickFilter(req, ctx) {
       // A quickFilterId the caller names must be one it may read; a filtered folder it lists applies
-      // its own (the flag is believed only for a filter some filtered folder really uses).
-      const ofFolder = req.ofFilteredFolder && (await usedByFilteredFolder(knex, req.quickFilterId));
+      // its own (only when that folder really uses this filter).
+      const ofFolder = req.filteredFolderId !== undefined && (await usedByFilteredFolder(knex, req.quickFilterId, req.filteredFolderId));
       const row = ofFolder ? await findQuickFilter(knex, requireAuth(ctx).scope, req.quickFilterId) : await load(ctx, req.quickFilterId);
       if (!row) throw notFound(req.quickFilterId);
       const expected = entityTypeName(req.expectedEntityType);

@@ -22,7 +22,9 @@ export async function listFiles(ctx: HandlerContext, deps: FileDeps, query: List
   const q = { ...resolved, includeReadOnlyInfo: resolved?.includeReadOnlyInfo || (select !== undefined && selectsField(select, "readOnly")) } as ListQuery;
   // A filtered folder the caller's teams show applies its own filter, whether or not they show the
   // filter itself; a hidden folder's filter is checked like one the caller named.
-  const quickFilterOfFolder = filtered.folderTeamIds !== undefined && (!teams || resourceAccess(teams, filtered.folderTeamIds.map((teamId) => ({ teamId, readOnly: false }))) !== "none");
+  const folder = filtered.folder;
+  const visible = folder !== undefined && (!teams || resourceAccess(teams, folder.teamIds.map((teamId) => ({ teamId, readOnly: false }))) !== "none");
+  const quickFilterOfFolder = visible ? folder.id : undefined;
   const result = await listRpc(ctx, { knex: deps.knex, resource: fileResource, message: FileSchema, query: q, scope: auth.scope, extend, teams, quickFilters: deps.quickFilters, quickFilterOfFolder });
   for (const file of result.content) completeFile(file, auth, deps);
   return result;

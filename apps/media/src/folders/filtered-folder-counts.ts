@@ -57,7 +57,8 @@ export async function completeFilteredFolders(
     if (!row.quick_filter_id) return Promise.resolve(EMPTY);
     const key = `${row.customer_id}/${row.quick_filter_id}`;
     let found = byPair.get(key);
-    if (!found) byPair.set(key, (found = filteredContents(ctx, deps, resolver, Number(row.customer_id), row.quick_filter_id, fields, teams)));
+    // Folders sharing a filter count alike: the first one vouches that it is a folder's filter.
+    if (!found) byPair.set(key, (found = filteredContents(ctx, deps, resolver, { customerId: Number(row.customer_id), quickFilterId: row.quick_filter_id, folderId: row.id }, fields, teams)));
     return found;
   };
   const results = new Map(await Promise.all(rows.map(async (row) => [row.id, await contentsOf(row)] as const)));
@@ -75,14 +76,13 @@ async function filteredContents(
   ctx: HandlerContext,
   deps: Pick<FileDeps, "knex">,
   quickFilters: QuickFilterResolver,
-  customerId: number,
-  quickFilterId: string,
+  { customerId, quickFilterId, folderId }: { customerId: number; quickFilterId: string; folderId: string },
   fields: FilteredFolderFields,
   teams: TeamAccess | undefined,
 ): Promise<Contents> {
   const query = { size: 1, sort: ["name,asc", "id,asc"], select: fields.firstFileThumbnail ? "id,thumbnail" : "id", quickFilterId } as ListQuery;
   try {
-    const { content, page } = await listRpc(ctx, { knex: deps.knex, resource: fileResource, message: FileSchema, query, scope: tenantScope(customerId), teams, quickFilters, quickFilterOfFolder: true });
+    const { content, page } = await listRpc(ctx, { knex: deps.knex, resource: fileResource, message: FileSchema, query, scope: tenantScope(customerId), teams, quickFilters, quickFilterOfFolder: folderId });
     return { count: Number(page.totalElements), thumbnail: content[0]?.thumbnail };
   } catch (e) {
     // A filter core no longer compiles (unknown, another type) or whose criteria no longer fit

@@ -12,10 +12,10 @@ import { customerIdOf, findFolder } from "./folder-repository.js";
 import { FOLDER_TYPE_FILTERED } from "./folder-row.js";
 import type { StoredFolderMemo } from "./stored-folder-memo.js";
 
-/** The list's query, and for a filtered folder's own filter the folder's teams (whose visibility lets it apply). */
+/** The list's query, and when a filtered folder put its own filter there, that folder (its teams decide whether it applies). */
 export interface FilteredFolderSearch {
   query: ListQuery | undefined;
-  folderTeamIds?: readonly string[];
+  folder?: { id: string; teamIds: readonly string[] };
 }
 
 export async function resolveFilteredFolderSearch(knex: Knex, storedFolders: StoredFolderMemo, scope: Scope, query: ListQuery | undefined): Promise<FilteredFolderSearch> {
@@ -47,6 +47,6 @@ export async function resolveFilteredFolderSearch(knex: Knex, storedFolders: Sto
   const rest = andFilters(...terms);
   return {
     query: { ...query, search: rest ? printFilter(rest) : undefined, quickFilterId: folder.quick_filter_id ?? undefined } as ListQuery,
-    folderTeamIds: (folder as { team_ids?: string[] }).team_ids ?? [],
+    folder: { id: folder.id, teamIds: (folder as { team_ids?: string[] }).team_ids ?? [] },
   };
 }

@@ -21,8 +21,8 @@ export interface ListRpcOptions<Desc extends DescMessage> {
   extend?: (qb: Knex.QueryBuilder) => void;
   /** Resolves `quickFilterId` (e.g. coreQuickFilters(ctx.peers, "FILE")); without it the parameter is refused. */
   quickFilters?: QuickFilterResolver;
-  /** `quickFilterId` is a filtered folder's own filter (the service put it there), not one the caller named. */
-  quickFilterOfFolder?: boolean;
+  /** `quickFilterId` is this filtered folder's own filter (the service put it there), not one the caller named. */
+  quickFilterOfFolder?: string;
   /**
    * Team visibility of a team-enabled resource (its table has `team_ids`): the
    * caller's TeamAccess (`createTeamAccessResolver` in ../teams). Adds the
@@ -54,7 +54,7 @@ export async function listRpc<Desc extends DescMessage>(ctx: HandlerContext, o: 
   if (q?.quickFilterId) {
     // A list that does not apply quick filters knows no id that could name one.
     if (!o.quickFilters) throw serviceError(Code.InvalidArgument, "quickFilter.error.notFound", `Unknown quickFilterId '${q.quickFilterId}'`, { quickFilterId: q.quickFilterId });
-    quickFilter = await o.quickFilters.resolve(ctx, q.quickFilterId, { ofFilteredFolder: o.quickFilterOfFolder });
+    quickFilter = await o.quickFilters.resolve(ctx, q.quickFilterId, { filteredFolderId: o.quickFilterOfFolder });
   }
   const maxSize = maxPageSizeOf(ctx.method);
   const plan = planList(

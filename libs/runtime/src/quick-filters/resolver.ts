@@ -14,8 +14,8 @@ export interface QuickFilterUse {
    * whose own scope spans tenants (ADMIN, network owner).
    */
   customerId?: number;
-  /** The filter of a filtered folder the caller lists: applied even if the caller's teams hide the filter itself. */
-  ofFilteredFolder?: boolean;
+  /** The filtered folder (one the caller may see) whose own filter this is: applied even if the caller's teams hide the filter itself. */
+  filteredFolderId?: string;
 }
 
 export interface QuickFilterResolver {
@@ -33,9 +33,9 @@ export function coreQuickFilters(peers: Peers, entityType: FilteredEntityTypeNam
     return err.code === Code.NotFound ? unknown(quickFilterId) : err;
   };
   return {
-    async resolve(ctx, quickFilterId, { customerId, ofFilteredFolder = false } = {}) {
+    async resolve(ctx, quickFilterId, { customerId, filteredFolderId } = {}) {
       const client = peers.client(QuickFilterService, "core");
-      const compiled = client.compileQuickFilter({ quickFilterId, expectedEntityType: FilteredEntityType[entityType], ofFilteredFolder }, onBehalfOf(ctx)).then(
+      const compiled = client.compileQuickFilter({ quickFilterId, expectedEntityType: FilteredEntityType[entityType], filteredFolderId }, onBehalfOf(ctx)).then(
         (res) => res.search,
         (e: unknown) => {
           throw mapped(quickFilterId, e);
