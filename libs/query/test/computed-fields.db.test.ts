@@ -5,11 +5,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { applyFilter, defineResource, InvalidFilterError, InvalidSortError, planList, runList, tenantScope, type ListQueryError } from "../src/index.js";
 import { isRelation } from "../src/registry/resource.js";
-import { loadDataset } from "./support/fixture-data.js";
-import { FIXTURE_DDL } from "./support/fixture-registry.js";
 import { SEED } from "./support/seed-quotes.js";
-import { SMALL_DATASET } from "./support/small-dataset.js";
-import { createTestDatabase, type TestDatabase } from "./support/test-database.js";
+import { createSmallDatasetDatabase, type TestDatabase } from "./support/test-database.js";
 
 const contentWithSummary = defineResource({
   table: "content",
@@ -42,9 +39,7 @@ const item = defineResource({
 
 let db: TestDatabase;
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await db.knex.raw(FIXTURE_DDL);
-  await loadDataset(db.knex, SMALL_DATASET);
+  db = await createSmallDatasetDatabase();
 });
 afterAll(async () => db?.drop());
 

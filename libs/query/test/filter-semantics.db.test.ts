@@ -1,17 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { applyFilter, parseFilter } from "../src/index.js";
-import { loadDataset } from "./support/fixture-data.js";
-import { FIXTURE_DDL, folderResource, itemResource } from "./support/fixture-registry.js";
+import { folderResource, itemResource } from "./support/fixture-registry.js";
 import { ReferenceEvaluator } from "./support/reference-evaluator.js";
 import { SEED } from "./support/seed-quotes.js";
 import { BASE_MS, SMALL_DATASET, UUID_1 } from "./support/small-dataset.js";
-import { createTestDatabase, type TestDatabase } from "./support/test-database.js";
+import { createSmallDatasetDatabase, type TestDatabase } from "./support/test-database.js";
 
 let db: TestDatabase;
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await db.knex.raw(FIXTURE_DDL);
-  await loadDataset(db.knex, SMALL_DATASET);
+  db = await createSmallDatasetDatabase();
 });
 afterAll(async () => db?.drop());
 

@@ -13,19 +13,16 @@ import {
   type ListParams,
   type ListScope,
 } from "../src/index.js";
-import { loadDataset } from "./support/fixture-data.js";
-import { FIXTURE_DDL, folderResource, itemResource } from "./support/fixture-registry.js";
+import { folderResource, itemResource } from "./support/fixture-registry.js";
 import { SEED } from "./support/seed-quotes.js";
-import { BASE_MS, SMALL_DATASET } from "./support/small-dataset.js";
-import { createTestDatabase, type TestDatabase } from "./support/test-database.js";
+import { BASE_MS } from "./support/small-dataset.js";
+import { createSmallDatasetDatabase, type TestDatabase } from "./support/test-database.js";
 
 let db: TestDatabase;
 const tenantOne = tenantScope([1]);
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await db.knex.raw(FIXTURE_DDL);
-  await loadDataset(db.knex, SMALL_DATASET);
+  db = await createSmallDatasetDatabase();
   // Another tenant's row, which no tenant-1 list may return.
   await db.knex("item").insert({ id: "x9", customer_id: 2, name: "Lobby other tenant", weight: 9, status: "ONLINE" });
 });

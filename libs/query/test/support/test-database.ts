@@ -1,6 +1,9 @@
 // One fresh database per test file, made by libs/db (DATABASE_URL is the admin connection).
 import knexFactory, { type Knex } from "knex";
 import { createTestDatabase as createDatabase } from "@signage/db";
+import { loadDataset } from "./fixture-data.js";
+import { FIXTURE_DDL } from "./fixture-registry.js";
+import { SMALL_DATASET } from "./small-dataset.js";
 
 export interface TestDatabase {
   readonly name: string;
@@ -19,4 +22,12 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await db.drop();
     },
   };
+}
+
+/** A fresh database holding the fixture tables and the small dataset (the lists' shared ground). */
+export async function createSmallDatasetDatabase(): Promise<TestDatabase> {
+  const db = await createTestDatabase();
+  await db.knex.raw(FIXTURE_DDL);
+  await loadDataset(db.knex, SMALL_DATASET);
+  return db;
 }
