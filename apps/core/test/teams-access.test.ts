@@ -2,7 +2,7 @@
 // named after the document sentences they enforce.
 import { describe, expect, it } from "vitest";
 import { Role } from "@signage/contracts/signage/common/v1/role_pb";
-import { DEFAULT_TEAM_ACCESS_SETTINGS, mayCreateInRoot, resolveTeamAccess, resourceAccess, type TeamFacts } from "@signage/auth";
+import { DEFAULT_TEAM_ACCESS_SETTINGS, mayCreateInRoot, resolveTeamAccess, resourceAccess, visibleThroughTeamIds, type TeamFacts } from "@signage/auth";
 import { parseTeamIdsParam } from "@signage/runtime";
 import { readErrorDetail } from "@signage/auth";
 
@@ -34,6 +34,23 @@ describe("team access policy", () => {
     expect(resourceAccess(access, [{ teamId: "b", readOnly: false }])).toBe("none");
     expect(resourceAccess(access, [{ teamId: "b", readOnly: false }, { teamId: "a", readOnly: false }])).toBe("write");
     expect(resourceAccess(access, [])).toBe("write");
+  });
+
+  it("a row read by its team_ids is visible exactly when its assignments are (the lists' SQL rule, in JS)", () => {
+    const cases: [TeamFacts, string[]][] = [
+      [facts(), ["a"]],
+      [facts(), ["r"]],
+      [facts(), ["b"]],
+      [facts(), []],
+      [facts({ settings: { ...DEFAULT_TEAM_ACCESS_SETTINGS, accessResourcesWithoutTeam: false } }), []],
+      [facts({ restricted: false }), ["b"]],
+    ];
+    for (const [f, teamIds] of cases) {
+      const access = resolveTeamAccess(user, f);
+      const assignments = teamIds.map((teamId) => ({ teamId, readOnly: false }));
+      expect(visibleThroughTeamIds(access, teamIds), JSON.stringify(teamIds)).toBe(resourceAccess(access, assignments) !== "none");
+    }
+    expect(visibleThroughTeamIds(resolveTeamAccess(user, facts()), ["b"])).toBe(false);
   });
 
   it("the three root-creation flags apply to team users only", () => {

@@ -61,4 +61,4 @@ export {
   type ResourceTeamAssignment,
   type RootCreationArea,
 } from "./teams/team-access.js";
-export { teamVisibilityHook, teamReadOnlyHook, type TeamColumns, type TeamScopeTarget } from "./teams/team-sql.js";
+export { teamVisibilityHook, teamReadOnlyHook, visibleThroughTeamIds, type TeamColumns, type TeamScopeTarget } from "./teams/team-sql.js";

@@ -2,7 +2,7 @@
 // then the per-caller fields (readOnly, download URLs).
 import type { HandlerContext } from "@connectrpc/connect";
 import type { Knex } from "knex";
-import { requireAuth, resourceAccess, type AuthContext } from "@signage/auth";
+import { requireAuth, visibleThroughTeamIds, type AuthContext } from "@signage/auth";
 import { listRpc } from "@signage/runtime";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import { FileSchema, type File } from "@signage/contracts/signage/media/v1/file_pb";
@@ -23,7 +23,7 @@ export async function listFiles(ctx: HandlerContext, deps: FileDeps, query: List
   // A filtered folder the caller's teams show applies its own filter, whether or not they show the
   // filter itself; a hidden folder's filter is checked like one the caller named.
   const folder = filtered.folder;
-  const visible = folder !== undefined && (!teams || resourceAccess(teams, folder.teamIds.map((teamId) => ({ teamId, readOnly: false }))) !== "none");
+  const visible = folder !== undefined && (!teams || visibleThroughTeamIds(teams, folder.teamIds));
   const quickFilterOfFolder = visible ? folder.id : undefined;
   const result = await listRpc(ctx, { knex: deps.knex, resource: fileResource, message: FileSchema, query: q, scope: auth.scope, extend, teams, quickFilters: deps.quickFilters, quickFilterOfFolder });
   for (const file of result.content) completeFile(file, auth, deps);

@@ -37,6 +37,13 @@ export function teamVisibilityHook(access: TeamAccess, columns: TeamColumns = {}
   };
 }
 
+/** The same rule for one row already read: does the caller see a row held by these teams? */
+export function visibleThroughTeamIds(access: TeamAccess, teamIds: readonly string[]): boolean {
+  if (access.kind === "full") return true;
+  if (teamIds.length === 0) return access.includeWithoutTeam;
+  return teamIds.some((id) => access.teamIds.includes(id));
+}
+
 /**
  * `readOnly` per row for includeReadOnlyInfo: assigned to teams, and none of the
  * caller's writable memberships holds a writable assignment. Full access: false.
