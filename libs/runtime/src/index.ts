@@ -6,7 +6,7 @@ export { serviceProcessConfigSchema, type ServiceProcessConfig } from "./config.
 export { createTenantReplicaTable, addTenantAccessColumns, createReplicaTenantDirectory, upsertTenant, markTenantDeleted, tenantStorageQuota, type TenantFacts } from "./tenants/tenant-replica.js";
 export { subscribeTenantReplica, type TenantHooks } from "./tenants/tenant-consumer.js";
 export { contractOnlyModule } from "./contract-only-module.js";
-export { listRpc, type ListRpcOptions } from "./list/list-rpc.js";
+export { listRpc, maxPageSizeOf, type ListRpcOptions } from "./list/list-rpc.js";
 export { rowToMessage } from "./list/row-to-message.js";
 export { listQueryErrorInterceptor } from "./list/list-error-interceptor.js";
 export { tenantReplicaMigration, tenantAccessMigration, tenantStorageQuotaMigration } from "./tenants/tenant-replica-migration.js";

@@ -2,12 +2,11 @@
 // folderSearch, projected by folderSelect) come first, then files (fileSearch,
 // quickFilterId, select); page and size run over that concatenation, sort applies to
 // each list as far as it knows the fields (summary-sort.ts).
-import { getOption } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import type { FileSummaryItem, GetFileSummaryRequest } from "@signage/contracts/signage/media/v1/file_pb";
-import { max_page_size } from "@signage/contracts/signage/options/v1/options_pb";
 import { resolvePaging } from "@signage/query";
+import { maxPageSizeOf } from "@signage/runtime";
 import { listFolders } from "../folders/folder-list.js";
 import { listFiles } from "./file-list.js";
 import { splitSummarySort } from "./summary-sort.js";
@@ -16,7 +15,7 @@ import type { FileDeps } from "./file-deps.js";
 export async function fileSummary(ctx: HandlerContext, deps: FileDeps, req: GetFileSummaryRequest) {
   // "the endpoint may impose a lower cap": capped first, as listRpc caps both lists below (this
   // method's max_page_size), so offset, totalPages and last count in pages of the size rendered.
-  const { page, size } = resolvePaging(req.page, req.size, { maxSize: getOption(ctx.method, max_page_size) || undefined });
+  const { page, size } = resolvePaging(req.page, req.size, { maxSize: maxPageSizeOf(ctx.method) });
   const sort = splitSummarySort(req.sort);
   // The folder page of the same number covers exactly the folder part of this page.
   const folders = await listFolders(ctx, deps, { sort: sort.folders, page, size, search: req.folderSearch, select: req.folderSelect } as ListQuery);

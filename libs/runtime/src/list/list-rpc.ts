@@ -43,7 +43,8 @@ function selectedFields(desc: DescMessage, row: Record<string, unknown> | undefi
 
 // getOption decodes the method's options on every call; the answer never changes.
 const maxPageSizes = new WeakMap<DescMethod, number | undefined>();
-function maxPageSizeOf(method: DescMethod): number | undefined {
+/** The method's `max_page_size` option (undefined: the library's cap), read once per method. */
+export function maxPageSizeOf(method: DescMethod): number | undefined {
   if (!maxPageSizes.has(method)) maxPageSizes.set(method, getOption(method, max_page_size) || undefined);
   return maxPageSizes.get(method);
 }
