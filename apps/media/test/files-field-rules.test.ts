@@ -143,7 +143,8 @@ describe("storage statistics: 'storageSize ... null = unlimited'", () => {
     const limited = await lib.tenant();
     const put = await lib.http.put(`/api/customer/${limited.id}`, { token: lib.admin, body: { storageSize: 5000 } });
     expect(put.status, put.text).toBe(200);
-    const res = await lib.http.get("/api/v2/file/storageStatistics", { token: limited.viewer.token });
+    // Statistics go by the quota uploads see: media's replica, updated by customer.updated.
+    const res = await eventually(() => lib.http.get("/api/v2/file/storageStatistics", { token: limited.viewer.token }), (r) => r.body.totalAvailableStorageSize === 5000, "storageSize replicated");
     expect(res.body.totalAvailableStorageSize).toBe(5000);
   });
 });

@@ -7,7 +7,7 @@ import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import type { Logger } from "@signage/platform";
 import { serviceError } from "@signage/auth";
-import { createReplicaTenantDirectory, onBehalfOf, type Peers } from "@signage/runtime";
+import { createReplicaTenantDirectory, onBehalfOf, tenantStorageQuota, type Peers } from "@signage/runtime";
 import { CustomerService } from "@signage/contracts/signage/core/v1/customer_pb";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 
@@ -29,6 +29,12 @@ export async function customerStorageSize(ctx: HandlerContext, peers: Peers | un
   if (content.length === 0) throw serviceError(Code.NotFound, "customer.error.notFound", `Customer ${customerId} not found`, { id: customerId });
   const size = (content[0] as { storageSize?: bigint }).storageSize;
   return size === undefined ? null : Number(size);
+}
+
+/** The storageSize uploads and statistics go by: the tenant replica's (customer events carry it), else core's. */
+export async function storageSizeOf(ctx: HandlerContext, deps: { knex: Knex; peers?: Peers; logger: Logger }, customerId: number): Promise<number | null> {
+  const replica = await tenantStorageQuota(deps.knex, customerId);
+  return replica ? replica.storageSize : customerStorageSize(ctx, deps.peers, deps.logger, customerId);
 }
 
 /** 404 unless the customer exists: media's tenant replica knows it, or else core does. */

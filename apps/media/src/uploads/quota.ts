@@ -4,8 +4,7 @@
 // ("storageSize | long | bytes, null = unlimited"); 0 is a quota of no bytes at
 // all. Used bytes are the sizes of the customer's files.
 import type { HandlerContext } from "@connectrpc/connect";
-import { tenantStorageQuota } from "@signage/runtime";
-import { customerStorageSize } from "../files/core-customer.js";
+import { storageSizeOf } from "../files/core-customer.js";
 import { insufficientStorage } from "./upload-errors.js";
 import type { UploadDeps } from "./upload-deps.js";
 
@@ -15,12 +14,10 @@ export interface Quota {
 }
 
 export async function storageQuota(ctx: HandlerContext, deps: UploadDeps, customerId: number): Promise<Quota> {
-  const [replica, [{ used }]] = await Promise.all([
-    tenantStorageQuota(deps.files.knex, customerId),
+  const [limit, [{ used }]] = await Promise.all([
+    storageSizeOf(ctx, { ...deps.files, peers: deps.peers }, customerId),
     deps.files.knex("file").where({ customer_id: customerId }).sum({ used: "size" }),
   ]);
-  // Before the replica heard of the customer (or of its quota), core answers.
-  const limit = replica ? replica.storageSize : await customerStorageSize(ctx, deps.peers, deps.files.logger, customerId);
   return { limit: limit === null || Number.isNaN(limit) ? undefined : Math.max(0, limit), used: Number(used ?? 0) };
 }
 
