@@ -13,7 +13,7 @@ import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 
 const UNREACHABLE = new Set([Code.Unavailable, Code.DeadlineExceeded, Code.Unknown, Code.Unimplemented]);
 
-export async function customerStorageSize(ctx: HandlerContext, peers: Peers | undefined, logger: Logger, customerId: number): Promise<number | null> {
+async function customerStorageSize(ctx: HandlerContext, peers: Peers | undefined, logger: Logger, customerId: number): Promise<number | null> {
   if (!peers) return null;
   let content: unknown[];
   try {

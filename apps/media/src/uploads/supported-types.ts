@@ -89,7 +89,7 @@ export function unsupportedMediaType(contentType: string, filename?: string) {
 }
 
 /** The declared type is supported, but the file name's extension says another kind: `evil.exe` as image/png. */
-export function contentTypeMismatch(contentType: string, filename: string) {
+function contentTypeMismatch(contentType: string, filename: string) {
   const kind = fileKindOf(contentType);
   const extensions = Object.entries(SUPPORTED)
     .filter(([type]) => fileKindOf(type) === kind)

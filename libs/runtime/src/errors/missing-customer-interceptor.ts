@@ -8,7 +8,7 @@ const FOREIGN_KEY_VIOLATION = "23503";
 /** pg's detail: Key (customer_id)=(999999) is not present in table "customer". */
 const MISSING_CUSTOMER = /^Key \([a-z_]+\)=\((\d+)\) is not present in table "customer"\.$/;
 
-export function missingCustomerId(error: unknown): number | undefined {
+function missingCustomerId(error: unknown): number | undefined {
   const e = error as { code?: unknown; detail?: unknown } | null;
   if (e?.code !== FOREIGN_KEY_VIOLATION || typeof e.detail !== "string") return undefined;
   const match = MISSING_CUSTOMER.exec(e.detail);
