@@ -1,12 +1,16 @@
 import { createRouterTransport, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import type { Routes } from "../server/create-service.js";
+import { createConnectUnaryTransport } from "./connect-unary-transport.js";
 import { createDirectTransport } from "./direct-transport.js";
 
 export interface ServiceTransportOptions {
   /** e.g. "http://core:50051" (cleartext HTTP/2 with prior knowledge). */
   baseUrl: string;
-  /** Wire protocol; both run over h2c against createService servers. */
+  /**
+   * Wire protocol; both run over h2c against createService servers. "connect" sends unary
+   * calls through createConnectUnaryTransport and streams through connect-node.
+   */
   protocol?: "grpc" | "connect";
   /** Client-side interceptors (tracing, auth propagation...). */
   interceptors?: Interceptor[];
@@ -22,9 +26,9 @@ export function createServiceTransport({
   defaultTimeoutMs,
 }: ServiceTransportOptions): Transport {
   const common = { baseUrl, httpVersion: "2" as const, interceptors, defaultTimeoutMs };
-  return protocol === "grpc"
-    ? createGrpcTransport(common)
-    : createConnectTransport({ ...common, useBinaryFormat: true });
+  if (protocol === "grpc") return createGrpcTransport(common);
+  const streaming = createConnectTransport({ ...common, useBinaryFormat: true });
+  return createConnectUnaryTransport({ baseUrl, interceptors, defaultTimeoutMs, streaming });
 }
 
 export interface InMemoryTransportOptions {

@@ -2,6 +2,7 @@ import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Logger } from "pino";
 import { setMaxListeners } from "node:events";
+import { withConnectUnaryFastPath } from "./connect-unary-fast-path.js";
 import { registerHealth, type Readiness } from "./health.js";
 import { logUnexpectedErrors } from "./log-unexpected-errors.js";
 import { createDrainableServer, type ListenOptions, type Listening, type NodeHandler } from "./h2c-server.js";
@@ -57,7 +58,12 @@ export function createService(options: ServiceOptions): Service {
   };
 
   const allInterceptors = [...interceptors, logUnexpectedErrors(logger)];
-  const handler = connectNodeAdapter({ routes, interceptors: allInterceptors, shutdownSignal: shutdown.signal });
+  const handler = withConnectUnaryFastPath({
+    routes,
+    interceptors: allInterceptors,
+    shutdownSignal: shutdown.signal,
+    fallback: connectNodeAdapter({ routes, interceptors: allInterceptors, shutdownSignal: shutdown.signal }),
+  });
   const server = createDrainableServer(handler);
   let closing: Promise<void> | undefined;
 

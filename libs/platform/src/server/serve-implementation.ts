@@ -1,0 +1,128 @@
+import { create, type DescMessage, type DescMethod, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import {
+  Code,
+  ConnectError,
+  createConnectRouter,
+  createContextValues,
+  createMethodImplSpec,
+  createServiceImplSpec,
+  type ConnectRouter,
+  type HandlerContext,
+  type Interceptor,
+  type MethodImplSpec,
+  type StreamRequest,
+  type StreamResponse,
+  type UnaryRequest,
+  type UnaryResponse,
+} from "@connectrpc/connect";
+import { chain, type AnyCall } from "../rpc/interceptor-chain.js";
+import type { Routes } from "./create-service.js";
+
+export interface ServeOptions {
+  /** HandlerContext.protocolName: "direct" in-process, "connect" on the wire. */
+  protocolName: string;
+  /** The handler's signal: aborts on cancel, deadline or forced shutdown, as the caller links it. */
+  signal: AbortSignal;
+  timeoutMs: number | undefined;
+}
+
+/**
+ * The server side of one call without connect's HTTP layer: a fresh handler context, the
+ * service's interceptors, the implementation. The request's headers are handed to the
+ * implementation as its requestHeader; context values are the server side's own.
+ */
+export function serveImplementation(spec: MethodImplSpec, interceptors: readonly Interceptor[], { protocolName, signal, timeoutMs }: ServeOptions): AnyCall {
+  return async (incoming) => {
+    const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
+    const responseHeader = new Headers();
+    const responseTrailer = new Headers();
+    const implementation: AnyCall = (req) => {
+      const ctx: HandlerContext = {
+        service: spec.method.parent,
+        method: spec.method,
+        protocolName,
+        requestMethod: "POST",
+        url: req.url,
+        timeoutMs: () => (deadline === undefined ? undefined : deadline - Date.now()),
+        requestHeader: req.header,
+        responseHeader,
+        responseTrailer,
+        signal: req.signal,
+        values: req.contextValues,
+      };
+      return respond(spec, req, ctx, responseHeader, responseTrailer);
+    };
+    const serverReq = { ...incoming, contextValues: createContextValues(), signal } as UnaryRequest | StreamRequest;
+    try {
+      return await chain(implementation, interceptors)(serverReq);
+    } catch (err) {
+      // As connect's handlers do: a non-ConnectError's message stays inside the service.
+      throw err instanceof ConnectError ? err : new ConnectError("internal error", Code.Internal, undefined, undefined, err);
+    }
+  };
+}
+
+/** Invokes the implementation with the shapes its kind expects; the response carries the handler's headers. */
+async function respond(spec: MethodImplSpec, req: UnaryRequest | StreamRequest, ctx: HandlerContext, header: Headers, trailer: Headers): Promise<UnaryResponse | StreamResponse> {
+  const common = { service: spec.method.parent, method: spec.method, header, trailer };
+  switch (spec.kind) {
+    case "unary": {
+      const output = await spec.impl(req.message as MessageShape<DescMessage>, ctx);
+      return { ...common, stream: false, message: create(spec.method.output, output) } as UnaryResponse;
+    }
+    case "server_streaming": {
+      const input = await single(req.message as AsyncIterable<MessageShape<DescMessage>>);
+      return { ...common, stream: true, message: normalizeStream(spec.method.output, spec.impl(input, ctx)) } as StreamResponse;
+    }
+    case "client_streaming": {
+      const output = await spec.impl(req.message as AsyncIterable<MessageShape<DescMessage>>, ctx);
+      return { ...common, stream: true, message: once(create(spec.method.output, output)) } as StreamResponse;
+    }
+    case "bidi_streaming":
+      return { ...common, stream: true, message: normalizeStream(spec.method.output, spec.impl(req.message as AsyncIterable<MessageShape<DescMessage>>, ctx)) } as StreamResponse;
+  }
+}
+
+/** The implementations `routes` registers, by "package.Service/Method"; the real router keeps `handlers` for routes that read it. */
+export function collectImplementations(routes: Routes): Map<string, MethodImplSpec> {
+  const specs = new Map<string, MethodImplSpec>();
+  const router = createConnectRouter();
+  const recorder: ConnectRouter = {
+    get handlers() {
+      return router.handlers;
+    },
+    service(service, implementation, opts) {
+      router.service(service, implementation, opts);
+      for (const spec of Object.values(createServiceImplSpec(service, implementation).methods)) specs.set(methodPath(spec.method), spec);
+      return recorder;
+    },
+    rpc(method, implementation, opts) {
+      router.rpc(method, implementation, opts);
+      specs.set(methodPath(method), createMethodImplSpec(method, implementation));
+      return recorder;
+    },
+  };
+  routes(recorder);
+  return specs;
+}
+
+export function methodPath(method: DescMethod): string {
+  return `${method.parent.typeName}/${method.name}`;
+}
+
+export async function* normalizeStream<Desc extends DescMessage>(schema: Desc, input: AsyncIterable<MessageInitShape<Desc>>): AsyncIterable<MessageShape<Desc>> {
+  for await (const message of input) yield create(schema, message);
+}
+
+async function* once<T>(value: T): AsyncIterable<T> {
+  yield value;
+}
+
+async function single<T>(input: AsyncIterable<T>): Promise<T> {
+  const it = input[Symbol.asyncIterator]();
+  const first = await it.next();
+  if (first.done) throw new ConnectError("protocol error: missing input message for server-streaming method", Code.Unimplemented);
+  const second = await it.next();
+  if (!second.done) throw new ConnectError("protocol error: received extra input message for server-streaming method", Code.Unimplemented);
+  return first.value;
+}

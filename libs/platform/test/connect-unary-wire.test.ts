@@ -1,0 +1,265 @@
+// The platform's own Connect unary client (createServiceTransport "connect") and server fast
+// path (createService) against connect-node's stock client and server, over real h2c sockets:
+// each pairing must carry messages, headers, trailers, errors with details, deadlines and
+// cancellation alike, and the fast path must leave every other request to connect-node.
+import * as http2 from "node:http2";
+import type { AddressInfo } from "node:net";
+import { Code, ConnectError, createClient, type ConnectRouter, type Transport } from "@connectrpc/connect";
+import { compressionGzip, connectNodeAdapter, createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
+import { ErrorDetailSchema } from "@signage/contracts/signage/common/v1/error_pb";
+import { ProbeService } from "@signage/contracts/signage/testing/v1/probe_pb";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createService, createServiceTransport, type Service } from "./support/platform.js";
+import { memoryLogger } from "./support/memory-logger.js";
+import { withConnectUnaryFastPath } from "../src/server/connect-unary-fast-path.js";
+
+interface Seen {
+  text?: string;
+  signal?: AbortSignal;
+  header?: string | null;
+  protocol?: string;
+}
+
+/** Public echoes with a response header and trailer; it holds while `hold` is pending; ViewerRead fails as the platform's services do. */
+function registerEcho(seen: Seen, hold: { current?: Promise<void> } = {}) {
+  return (router: ConnectRouter) =>
+    router.service(ProbeService, {
+      async public(req, ctx) {
+        seen.text = req.text;
+        seen.signal = ctx.signal;
+        seen.header = ctx.requestHeader.get("x-note");
+        seen.protocol = ctx.protocolName;
+        await hold.current;
+        ctx.responseHeader.set("x-answer", "42");
+        ctx.responseTrailer.set("x-trailer", "done");
+        return { text: `echo: ${req.text}` };
+      },
+      viewerRead() {
+        const error = new ConnectError("file 7 not found", Code.NotFound, { "x-failure": "yes" }, [{ desc: ErrorDetailSchema, value: { key: "file.error.notFound", details: { id: "7" } } }]);
+        throw error;
+      },
+      ownerWrite() {
+        throw new TypeError("database password is hunter2");
+      },
+    });
+}
+
+/** connect-node's own handler on a bare h2c server: the reference the platform's server must match. */
+function stockServer(routes: (router: ConnectRouter) => void) {
+  return listenH2(connectNodeAdapter({ routes }));
+}
+
+/** A bare h2c server on port 0; close() drops its clients' connections. */
+async function listenH2(handler: (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http2.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on("session", (s) => sessions.add(s));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise((resolve) => {
+        for (const s of sessions) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const platformClient = (url: string) => createServiceTransport({ baseUrl: url, protocol: "connect" });
+const stockClient = (url: string) => createConnectTransport({ baseUrl: url, httpVersion: "2", useBinaryFormat: true });
+
+describe.each([
+  ["platform client -> platform server", platformClient, "platform"],
+  ["platform client -> connect-node server", platformClient, "stock"],
+  ["connect-node client -> platform server", stockClient, "platform"],
+] as const)("Connect unary on the wire: %s", (_name, makeClient, serverKind) => {
+  const seen: Seen = {};
+  let url: string;
+  let close: () => Promise<void>;
+  let transport: Transport;
+
+  beforeAll(async () => {
+    if (serverKind === "stock") {
+      ({ url, close } = await stockServer(registerEcho(seen)));
+    } else {
+      const service: Service = createService({ name: "echo", logger: memoryLogger().logger, register: registerEcho(seen) });
+      ({ url } = await service.listen({ host: "127.0.0.1", port: 0 }));
+      close = () => service.close({ timeoutMs: 1000 });
+    }
+    transport = makeClient(url);
+  });
+  afterAll(() => close());
+
+  it("carries the message, request headers, response headers and trailers", async () => {
+    const probe = createClient(ProbeService, transport);
+    let header: Headers | undefined;
+    let trailer: Headers | undefined;
+    const res = await probe.public({ text: "hi" }, { headers: { "x-note": "from caller" }, onHeader: (h) => (header = h), onTrailer: (t) => (trailer = t) });
+    expect(res.text).toBe("echo: hi");
+    expect(seen.header).toBe("from caller");
+    expect(seen.protocol).toBe("connect");
+    expect(header?.get("x-answer")).toBe("42");
+    expect(trailer?.get("x-trailer")).toBe("done");
+  });
+
+  it("carries an error's code, message, metadata and typed details", async () => {
+    const probe = createClient(ProbeService, transport);
+    const error = await probe.viewerRead({}).then(
+      () => undefined,
+      (e: unknown) => ConnectError.from(e),
+    );
+    expect(error?.code).toBe(Code.NotFound);
+    expect(error?.rawMessage).toBe("file 7 not found");
+    expect(error?.metadata.get("x-failure")).toBe("yes");
+    expect(error?.findDetails(ErrorDetailSchema)[0]).toMatchObject({ key: "file.error.notFound", details: { id: "7" } });
+  });
+
+  it("keeps a non-ConnectError's message inside the service (Internal 'internal error')", async () => {
+    const probe = createClient(ProbeService, transport);
+    await expect(probe.ownerWrite({})).rejects.toMatchObject({ code: Code.Internal, rawMessage: "internal error" });
+  });
+});
+
+describe("the platform's Connect unary client", () => {
+  const seen: Seen = {};
+  const hold: { current?: Promise<void> } = {};
+  let service: Service;
+  let url: string;
+
+  beforeAll(async () => {
+    service = createService({ name: "echo", logger: memoryLogger().logger, register: registerEcho(seen, hold) });
+    ({ url } = await service.listen({ host: "127.0.0.1", port: 0 }));
+  });
+  afterAll(() => service.close({ timeoutMs: 1000 }));
+  afterEach(() => {
+    hold.current = undefined;
+  });
+
+  it("fails with DeadlineExceeded when the timeout passes, and the handler's signal aborts (connect-timeout-ms)", async () => {
+    hold.current = new Promise(() => {});
+    const probe = createClient(ProbeService, platformClient(url));
+    await expect(probe.public({ text: "slow" }, { timeoutMs: 50 })).rejects.toMatchObject({ code: Code.DeadlineExceeded });
+    await expect.poll(() => seen.signal?.aborted).toBe(true);
+  });
+
+  it("applies defaultTimeoutMs to calls that set none", async () => {
+    hold.current = new Promise(() => {});
+    const probe = createClient(ProbeService, createServiceTransport({ baseUrl: url, protocol: "connect", defaultTimeoutMs: 50 }));
+    await expect(probe.public({ text: "slow" })).rejects.toMatchObject({ code: Code.DeadlineExceeded });
+  });
+
+  it("fails with Canceled when the caller aborts, and the handler's signal aborts (stream reset)", async () => {
+    hold.current = new Promise(() => {});
+    const probe = createClient(ProbeService, platformClient(url));
+    const caller = new AbortController();
+    const call = probe.public({ text: "cancel me" }, { signal: caller.signal });
+    await expect.poll(() => seen.text).toBe("cancel me");
+    expect(seen.signal?.aborted).toBe(false);
+    caller.abort();
+    await expect(call).rejects.toMatchObject({ code: Code.Canceled });
+    await expect.poll(() => seen.signal?.aborted).toBe(true);
+  });
+
+  it("answers Unavailable when nothing listens, and reconnects once the peer is back on its port", async () => {
+    const other = createService({ name: "echo", logger: memoryLogger().logger, register: registerEcho({}) });
+    const { port, url: otherUrl } = await other.listen({ host: "127.0.0.1", port: 0 });
+    const probe = createClient(ProbeService, platformClient(otherUrl));
+    expect((await probe.public({ text: "one" })).text).toBe("echo: one");
+    await other.close({ timeoutMs: 1000 });
+    await expect(probe.public({ text: "two" })).rejects.toMatchObject({ code: Code.Unavailable });
+    const again = createService({ name: "echo", logger: memoryLogger().logger, register: registerEcho({}) });
+    await again.listen({ host: "127.0.0.1", port });
+    try {
+      expect((await probe.public({ text: "three" })).text).toBe("echo: three");
+    } finally {
+      await again.close({ timeoutMs: 1000 });
+    }
+  });
+
+  it("carries many calls at once on one connection", async () => {
+    const probe = createClient(ProbeService, platformClient(url));
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => probe.public({ text: String(i) })));
+    expect(answers.map((a) => a.text)).toEqual(Array.from({ length: 200 }, (_, i) => `echo: ${i}`));
+  });
+});
+
+describe("the server's fast path", () => {
+  let service: Service;
+  let url: string;
+
+  beforeAll(async () => {
+    service = createService({ name: "echo", logger: memoryLogger().logger, register: registerEcho({}) });
+    ({ url } = await service.listen({ host: "127.0.0.1", port: 0 }));
+  });
+  afterAll(() => service.close({ timeoutMs: 1000 }));
+
+  /** One raw HTTP/2 request, as a non-connect client would send it. */
+  async function post(path: string, headers: http2.OutgoingHttpHeaders, body: Uint8Array): Promise<{ status: number; headers: http2.IncomingHttpHeaders; body: string }> {
+    const session = http2.connect(url);
+    try {
+      return await new Promise((resolve, reject) => {
+        const stream = session.request({ ":method": "POST", ":path": path, ...headers });
+        let responseHeaders: http2.IncomingHttpHeaders = {};
+        const chunks: Buffer[] = [];
+        stream.on("response", (h) => (responseHeaders = h));
+        stream.on("data", (c: Buffer) => chunks.push(c));
+        stream.on("end", () => resolve({ status: Number(responseHeaders[":status"]), headers: responseHeaders, body: Buffer.concat(chunks).toString() }));
+        stream.on("error", reject);
+        stream.end(body);
+      });
+    } finally {
+      session.close();
+    }
+  }
+
+  it("answers a body it cannot parse as connect does: 500, code internal, JSON error", async () => {
+    const res = await post("/signage.testing.v1.ProbeService/Public", { "content-type": "application/proto" }, new Uint8Array([0xff, 0xff, 0xff]));
+    expect(res.status).toBe(500);
+    expect(res.headers["content-type"]).toBe("application/json");
+    expect(JSON.parse(res.body)).toMatchObject({ code: "internal", message: expect.stringMatching(/^parse binary: /) });
+  });
+
+  it("refuses a malformed connect-timeout-ms with invalid_argument", async () => {
+    const res = await post("/signage.testing.v1.ProbeService/Public", { "content-type": "application/proto", "connect-timeout-ms": "soon" }, new Uint8Array());
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toMatchObject({ code: "invalid_argument" });
+  });
+
+  it("leaves gRPC, Connect JSON, unknown paths and streaming to connect-node", async () => {
+    const viaGrpc = createClient(ProbeService, createGrpcTransport({ baseUrl: url }));
+    expect((await viaGrpc.public({ text: "grpc" })).text).toBe("echo: grpc");
+    const viaJson = createClient(ProbeService, createConnectTransport({ baseUrl: url, httpVersion: "2", useBinaryFormat: false }));
+    expect((await viaJson.public({ text: "json" })).text).toBe("echo: json");
+    const gzipped = createClient(ProbeService, createConnectTransport({ baseUrl: url, httpVersion: "2", useBinaryFormat: true, sendCompression: compressionGzip, compressMinBytes: 0 }));
+    expect((await gzipped.public({ text: "gzip" })).text).toBe("echo: gzip");
+    const unknown = await post("/signage.testing.v1.ProbeService/Nope", { "content-type": "application/proto" }, new Uint8Array());
+    expect(unknown.status).toBe(404);
+  });
+});
+
+describe("withConnectUnaryFastPath", () => {
+  it("takes binary, uncompressed Connect unary calls over HTTP/2 and hands everything else to the fallback", async () => {
+    const fellBack: string[] = [];
+    const handler = withConnectUnaryFastPath({
+      routes: registerEcho({}),
+      interceptors: [],
+      shutdownSignal: new AbortController().signal,
+      fallback: (req, res) => {
+        fellBack.push(String(req.headers["content-type"]));
+        res.writeHead(418);
+        res.end();
+      },
+    });
+    const { url, close } = await listenH2(handler);
+    try {
+      expect((await createClient(ProbeService, platformClient(url)).public({ text: "fast" })).text).toBe("echo: fast");
+      expect((await createClient(ProbeService, stockClient(url)).public({ text: "fast" })).text).toBe("echo: fast");
+      expect(fellBack).toEqual([]);
+      await expect(createClient(ProbeService, createGrpcTransport({ baseUrl: url })).public({ text: "grpc" })).rejects.toThrow();
+      await expect(createClient(ProbeService, createConnectTransport({ baseUrl: url, httpVersion: "2", useBinaryFormat: false })).public({ text: "json" })).rejects.toThrow();
+      expect(fellBack).toEqual(["application/grpc+proto", "application/json"]);
+    } finally {
+      await close();
+    }
+  });
+});
