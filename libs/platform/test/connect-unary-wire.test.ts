@@ -225,6 +225,28 @@ describe("the server's fast path", () => {
     expect(JSON.parse(res.body)).toMatchObject({ code: "invalid_argument" });
   });
 
+  it("ends a call whose answer node refuses to write (a connection-specific header in HTTP/2) in an error, and keeps serving", async () => {
+    const odd = createService({
+      name: "odd",
+      logger: memoryLogger().logger,
+      register: (router) =>
+        router.service(ProbeService, {
+          public(req, ctx) {
+            if (req.text === "bad") ctx.responseHeader.set("upgrade", "h2c");
+            return { text: req.text };
+          },
+        }),
+    });
+    const { url: oddUrl } = await odd.listen({ host: "127.0.0.1", port: 0 });
+    try {
+      const probe = createClient(ProbeService, platformClient(oddUrl));
+      await expect(probe.public({ text: "bad" })).rejects.toMatchObject({ code: Code.Internal });
+      expect((await probe.public({ text: "good" })).text).toBe("good");
+    } finally {
+      await odd.close({ timeoutMs: 1000 });
+    }
+  });
+
   it("leaves gRPC, Connect JSON, unknown paths and streaming to connect-node", async () => {
     const viaGrpc = createClient(ProbeService, createGrpcTransport({ baseUrl: url }));
     expect((await viaGrpc.public({ text: "grpc" })).text).toBe("echo: grpc");

@@ -5,7 +5,7 @@ import { createMethodUrl } from "@connectrpc/connect/protocol";
 import { errorFromJsonBytes, requestHeader, validateResponseWithCompression } from "@connectrpc/connect/protocol-connect";
 import { canAbort, unaryCallSignal } from "./call-signal.js";
 import { createH2Connection, type H2Connection } from "./h2-connection.js";
-import { chain, type AnyCall } from "../rpc/interceptor-chain.js";
+import { chain } from "../rpc/interceptor-chain.js";
 
 export interface ConnectUnaryTransportOptions {
   /** e.g. "http://core:50051" (cleartext HTTP/2 with prior knowledge). */
@@ -58,8 +58,12 @@ export function createConnectUnaryTransport({ baseUrl, interceptors = [], defaul
 }
 
 /** One request and its whole response; headers and body leave in the same tick, so in one write. */
-const exchange: (connection: H2Connection, req: UnaryRequest) => ReturnType<AnyCall> = (connection, req) =>
-  new Promise((resolve, reject) => {
+function exchange(connection: H2Connection, req: UnaryRequest): Promise<UnaryResponse> {
+  return new Promise((resolve, reject) => {
+    if (req.signal.aborted) {
+      reject(ConnectError.from(req.signal.reason, Code.Canceled));
+      return;
+    }
     const headers: http2.OutgoingHttpHeaders = { ":method": "POST", ":path": pathOf(req.url) };
     req.header.forEach((value, key) => {
       headers[key] = value;
@@ -89,20 +93,24 @@ const exchange: (connection: H2Connection, req: UnaryRequest) => ReturnType<AnyC
         reject(err);
       }
     };
+    const fail = (error: ConnectError) =>
+      settle(() => {
+        throw error;
+      });
     stream.on("response", (h) => {
       status = Number(h[":status"]);
       [responseHeader, responseTrailer] = headersAndTrailers(h);
     });
     stream.on("data", (chunk: Buffer) => chunks.push(chunk));
     stream.once("end", () => settle(() => unaryResponse(req, status, responseHeader, responseTrailer, Buffer.concat(chunks))));
-    stream.once("error", (err) => settle(() => {
-      throw err instanceof Error && "code" in err && err.code === "ERR_HTTP2_STREAM_ERROR" ? resetFailure(stream.rstCode) : transportFailure(err);
-    }));
-    stream.once("close", () => settle(() => {
-      throw resetFailure(stream.rstCode);
-    }));
+    stream.on("error", (err: NodeJS.ErrnoException) => fail(err.code === "ERR_HTTP2_STREAM_ERROR" ? resetFailure(stream.rstCode) : transportFailure(err)));
+    // Closed without an end (and without an error): reset by the peer or cut with its connection.
+    stream.once("close", () => {
+      if (!settled) fail(resetFailure(stream.rstCode));
+    });
     stream.end(toBinary(req.method.input, req.message));
   });
+}
 
 /** What connect's Connect transport does with a complete unary response. */
 function unaryResponse(req: UnaryRequest, status: number, header: Headers, trailer: Headers, body: Buffer): UnaryResponse {

@@ -1,4 +1,4 @@
-import type * as http2 from "node:http2";
+import * as http2 from "node:http2";
 import { fromBinary, toBinary, type DescMessage } from "@bufbuild/protobuf";
 import { Code, ConnectError, createContextValues, type Interceptor, type MethodImplSpec, type UnaryRequest, type UnaryResponse } from "@connectrpc/connect";
 import { codeToHttpStatus, errorToJsonBytes, parseTimeout, trailerMux } from "@connectrpc/connect/protocol-connect";
@@ -46,7 +46,10 @@ function serveUnary(spec: MethodImplSpec, interceptors: readonly Interceptor[], 
   req.once("end", () => {
     // A stream the client reset also ends its request: nobody is left to answer.
     if (res.stream.destroyed || res.stream.rstCode) return;
-    void answer(spec, interceptors, shutdownSignal, req, res, Buffer.concat(chunks));
+    answer(spec, interceptors, shutdownSignal, req, res, Buffer.concat(chunks)).catch(() => {
+      // Only writing the answer can fail here (e.g. a header node refuses): the stream ends in error.
+      if (!res.stream.closed) res.stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
+    });
   });
 }
 
