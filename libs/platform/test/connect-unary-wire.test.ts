@@ -3,6 +3,7 @@
 // each pairing must carry messages, headers, trailers, errors with details, deadlines and
 // cancellation alike, and the fast path must leave every other request to connect-node.
 import * as http2 from "node:http2";
+import * as net from "node:net";
 import type { AddressInfo } from "node:net";
 import { Code, ConnectError, createClient, type ConnectRouter, type Transport } from "@connectrpc/connect";
 import { compressionGzip, connectNodeAdapter, createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
@@ -60,6 +61,37 @@ async function listenH2(handler: (req: http2.Http2ServerRequest, res: http2.Http
     close: () =>
       new Promise((resolve) => {
         for (const s of sessions) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A TCP proxy whose open connections can be frozen: bytes stop flowing both ways, nothing is closed (a vanished peer). */
+async function blackHoleProxy(targetPort: string): Promise<{ url: string; freeze(): void; close(): Promise<void> }> {
+  const pairs: net.Socket[][] = [];
+  const sockets: net.Socket[] = [];
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(targetPort), "127.0.0.1");
+    client.pipe(upstream).pipe(client);
+    client.on("error", () => upstream.destroy());
+    upstream.on("error", () => client.destroy());
+    pairs.push([client, upstream]);
+    sockets.push(client, upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    freeze() {
+      for (const [client, upstream] of pairs.splice(0)) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
   };
@@ -173,6 +205,21 @@ describe("the platform's Connect unary client", () => {
       expect((await probe.public({ text: "three" })).text).toBe("echo: three");
     } finally {
       await again.close({ timeoutMs: 1000 });
+    }
+  });
+
+  it("fails a waiting call with Unavailable when the peer stops answering PINGs, then reconnects", async () => {
+    const proxy = await blackHoleProxy(new URL(url).port);
+    try {
+      const probe = createClient(ProbeService, createServiceTransport({ baseUrl: proxy.url, protocol: "connect", keepAlive: { pingIntervalMs: 100, pingTimeoutMs: 200 } }));
+      expect((await probe.public({ text: "before" })).text).toBe("echo: before");
+      proxy.freeze();
+      const started = Date.now();
+      await expect(probe.public({ text: "lost" })).rejects.toMatchObject({ code: Code.Unavailable });
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect((await probe.public({ text: "after" })).text).toBe("echo: after");
+    } finally {
+      await proxy.close();
     }
   });
 

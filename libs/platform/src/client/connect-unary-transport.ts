@@ -4,7 +4,7 @@ import { appendHeaders, Code, ConnectError, createContextValues, type Intercepto
 import { createMethodUrl } from "@connectrpc/connect/protocol";
 import { errorFromJsonBytes, requestHeader, validateResponseWithCompression } from "@connectrpc/connect/protocol-connect";
 import { canAbort, unaryCallSignal } from "./call-signal.js";
-import { createH2Connection, type H2Connection } from "./h2-connection.js";
+import { createH2Connection, type H2Connection, type KeepAliveOptions } from "./h2-connection.js";
 import { chain } from "../rpc/interceptor-chain.js";
 
 export interface ConnectUnaryTransportOptions {
@@ -15,6 +15,8 @@ export interface ConnectUnaryTransportOptions {
   defaultTimeoutMs?: number;
   /** Serves the streaming methods (uploads, downloads): connect-node's own transport. */
   streaming: Transport;
+  /** How a peer that vanished without closing the connection is detected; DEFAULT_KEEP_ALIVE otherwise. */
+  keepAlive?: KeepAliveOptions;
 }
 
 /**
@@ -25,8 +27,8 @@ export interface ConnectUnaryTransportOptions {
  * Headers, content types, error bodies and trailers are connect's own protocol helpers; any
  * Connect server (connect-node, connect-go) answers it. Streaming calls go to `streaming`.
  */
-export function createConnectUnaryTransport({ baseUrl, interceptors = [], defaultTimeoutMs, streaming }: ConnectUnaryTransportOptions): Transport {
-  const connection = createH2Connection(new URL(baseUrl).origin);
+export function createConnectUnaryTransport({ baseUrl, interceptors = [], defaultTimeoutMs, streaming, keepAlive }: ConnectUnaryTransportOptions): Transport {
+  const connection = createH2Connection(new URL(baseUrl).origin, keepAlive);
   const run = chain((req) => exchange(connection, req as UnaryRequest), interceptors);
   return {
     unary<I extends DescMessage, O extends DescMessage>(

@@ -8,6 +8,19 @@ export interface H2Connection {
   close(): void;
 }
 
+export interface KeepAliveOptions {
+  /** While calls are in flight, the peer is sent a PING this often. */
+  pingIntervalMs: number;
+  /** A PING unanswered this long means the peer is gone: the connection and its calls fail (Unavailable). */
+  pingTimeoutMs: number;
+}
+
+/**
+ * A peer that vanished without closing its connection (node lost, network cut) would leave
+ * calls without a deadline waiting for TCP to give up, many minutes later; a PING exposes it.
+ */
+export const DEFAULT_KEEP_ALIVE: KeepAliveOptions = { pingIntervalMs: 10_000, pingTimeoutMs: 10_000 };
+
 interface Session {
   session: http2.ClientHttp2Session;
   open(headers: http2.OutgoingHttpHeaders): http2.ClientHttp2Stream;
@@ -18,11 +31,16 @@ interface Session {
  * The connection holds the event loop open only while it has streams in flight, so an
  * idle client never keeps a process from exiting.
  */
-export function createH2Connection(origin: string): H2Connection {
+export function createH2Connection(origin: string, keepAlive: KeepAliveOptions = DEFAULT_KEEP_ALIVE): H2Connection {
   let current: Session | undefined;
 
   function connect(): Session {
     const session = http2.connect(origin);
+    let inFlight = 0;
+    // Checks only while calls wait; an idle connection is left alone.
+    const pinger = setInterval(() => {
+      if (inFlight > 0) checkPeer(session, keepAlive.pingTimeoutMs);
+    }, keepAlive.pingIntervalMs).unref();
     const entry: Session = {
       session,
       open(headers) {
@@ -34,14 +52,16 @@ export function createH2Connection(origin: string): H2Connection {
         return stream;
       },
     };
-    let inFlight = 0;
     const forget = () => {
       if (current === entry) current = undefined;
     };
     // A failed connection fails its streams (they carry the cause); the next call reconnects.
     session.on("error", forget);
     session.on("goaway", forget);
-    session.on("close", forget);
+    session.on("close", () => {
+      clearInterval(pinger);
+      forget();
+    });
     session.unref();
     return entry;
   }
@@ -67,4 +87,19 @@ export function createH2Connection(origin: string): H2Connection {
       current = undefined;
     },
   };
+}
+
+/** Sends a PING; without its answer in time the session is destroyed, failing its streams as a lost connection. */
+function checkPeer(session: http2.ClientHttp2Session, timeoutMs: number): void {
+  if (session.destroyed || session.closed) return;
+  const timer = setTimeout(() => {
+    const error: NodeJS.ErrnoException = new Error(`no answer to an HTTP/2 PING within ${timeoutMs} ms: the peer is unreachable`);
+    error.code = "ETIMEDOUT";
+    session.destroy(error);
+  }, timeoutMs).unref();
+  try {
+    session.ping(() => clearTimeout(timer));
+  } catch {
+    // Too many unanswered PINGs already, or the session is closing: the timer decides.
+  }
 }

@@ -3,6 +3,7 @@ import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect
 import type { Routes } from "../server/create-service.js";
 import { createConnectUnaryTransport } from "./connect-unary-transport.js";
 import { createDirectTransport } from "./direct-transport.js";
+import type { KeepAliveOptions } from "./h2-connection.js";
 
 export interface ServiceTransportOptions {
   /** e.g. "http://core:50051" (cleartext HTTP/2 with prior knowledge). */
@@ -16,6 +17,8 @@ export interface ServiceTransportOptions {
   interceptors?: Interceptor[];
   /** Deadline applied to calls that don't set their own timeoutMs. */
   defaultTimeoutMs?: number;
+  /** "connect" unary calls: PING cadence that detects a vanished peer (default 10 s / 10 s). */
+  keepAlive?: KeepAliveOptions;
 }
 
 /** Transport for calling another service over the network (cluster mode). */
@@ -24,11 +27,12 @@ export function createServiceTransport({
   protocol = "grpc",
   interceptors = [],
   defaultTimeoutMs,
+  keepAlive,
 }: ServiceTransportOptions): Transport {
   const common = { baseUrl, httpVersion: "2" as const, interceptors, defaultTimeoutMs };
   if (protocol === "grpc") return createGrpcTransport(common);
   const streaming = createConnectTransport({ ...common, useBinaryFormat: true });
-  return createConnectUnaryTransport({ baseUrl, interceptors, defaultTimeoutMs, streaming });
+  return createConnectUnaryTransport({ baseUrl, interceptors, defaultTimeoutMs, streaming, keepAlive });
 }
 
 export interface InMemoryTransportOptions {
