@@ -11,6 +11,7 @@ export {
   type InMemoryTransportOptions,
 } from "./client/transport.js";
 export { createDirectTransport, type DirectTransportOptions } from "./client/direct-transport.js";
+export { DEFAULT_KEEP_ALIVE, type KeepAliveOptions } from "./client/h2-connection.js";
 export { startTelemetry, type Telemetry, type TelemetryOptions } from "./telemetry/start-telemetry.js";
 export { serverTracingInterceptor } from "./telemetry/server-interceptor.js";
 export { clientTracingInterceptor } from "./telemetry/client-interceptor.js";

@@ -8,11 +8,13 @@ import type { AddressInfo } from "node:net";
 import { Code, ConnectError, createClient, type ConnectRouter, type Transport } from "@connectrpc/connect";
 import { compressionGzip, connectNodeAdapter, createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { ErrorDetailSchema } from "@signage/contracts/signage/common/v1/error_pb";
+import { BlobAccessService } from "@signage/contracts/signage/media/v1/upload_pb";
 import { ProbeService } from "@signage/contracts/signage/testing/v1/probe_pb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createService, createServiceTransport, type Service } from "./support/platform.js";
 import { memoryLogger } from "./support/memory-logger.js";
 import { withConnectUnaryFastPath } from "../src/server/connect-unary-fast-path.js";
+import { recordRoutes } from "../src/server/serve-implementation.js";
 
 interface Seen {
   text?: string;
@@ -35,7 +37,9 @@ function registerEcho(seen: Seen, hold: { current?: Promise<void> } = {}) {
         ctx.responseTrailer.set("x-trailer", "done");
         return { text: `echo: ${req.text}` };
       },
-      viewerRead() {
+      viewerRead(_req, ctx) {
+        ctx.responseHeader.set("x-set-before-failing", "header");
+        ctx.responseTrailer.set("x-trailer-before-failing", "trailer");
         const error = new ConnectError("file 7 not found", Code.NotFound, { "x-failure": "yes" }, [{ desc: ErrorDetailSchema, value: { key: "file.error.notFound", details: { id: "7" } } }]);
         throw error;
       },
@@ -67,7 +71,7 @@ async function listenH2(handler: (req: http2.Http2ServerRequest, res: http2.Http
 }
 
 /** A TCP proxy whose open connections can be frozen: bytes stop flowing both ways, nothing is closed (a vanished peer). */
-async function blackHoleProxy(targetPort: string): Promise<{ url: string; freeze(): void; close(): Promise<void> }> {
+async function blackHoleProxy(targetPort: string): Promise<{ url: string; connections(): number; freeze(): void; close(): Promise<void> }> {
   const pairs: net.Socket[][] = [];
   const sockets: net.Socket[] = [];
   const server = net.createServer((client) => {
@@ -81,6 +85,7 @@ async function blackHoleProxy(targetPort: string): Promise<{ url: string; freeze
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    connections: () => sockets.length / 2,
     freeze() {
       for (const [client, upstream] of pairs.splice(0)) {
         client.unpipe(upstream);
@@ -134,6 +139,12 @@ describe.each([
     expect(trailer?.get("x-trailer")).toBe("done");
   });
 
+  it("ends the handler's signal with the call, as connect's handlers do (work left running stops)", async () => {
+    const probe = createClient(ProbeService, transport);
+    await probe.public({ text: "ended" });
+    await expect.poll(() => seen.signal?.aborted).toBe(true);
+  });
+
   it("carries an error's code, message, metadata and typed details", async () => {
     const probe = createClient(ProbeService, transport);
     const error = await probe.viewerRead({}).then(
@@ -143,6 +154,8 @@ describe.each([
     expect(error?.code).toBe(Code.NotFound);
     expect(error?.rawMessage).toBe("file 7 not found");
     expect(error?.metadata.get("x-failure")).toBe("yes");
+    expect(error?.metadata.get("x-set-before-failing")).toBe("header");
+    expect(error?.metadata.get("x-trailer-before-failing")).toBe("trailer");
     expect(error?.findDetails(ErrorDetailSchema)[0]).toMatchObject({ key: "file.error.notFound", details: { id: "7" } });
   });
 
@@ -172,6 +185,20 @@ describe("the platform's Connect unary client", () => {
     const probe = createClient(ProbeService, platformClient(url));
     await expect(probe.public({ text: "slow" }, { timeoutMs: 50 })).rejects.toMatchObject({ code: Code.DeadlineExceeded });
     await expect.poll(() => seen.signal?.aborted).toBe(true);
+  });
+
+  it("aborts the handler's signal with DeadlineExceeded at connect-timeout-ms, without the client resetting", async () => {
+    hold.current = new Promise(() => {});
+    const session = http2.connect(url);
+    try {
+      const stream = session.request({ ":method": "POST", ":path": "/signage.testing.v1.ProbeService/Public", "content-type": "application/proto", "connect-timeout-ms": "50" });
+      stream.on("error", () => {});
+      stream.end(Buffer.from([0x0a, 0x03, 0x72, 0x61, 0x77]));
+      await expect.poll(() => seen.text).toBe("raw");
+      await expect.poll(() => (seen.signal?.reason as ConnectError | undefined)?.code).toBe(Code.DeadlineExceeded);
+    } finally {
+      session.destroy();
+    }
   });
 
   it("applies defaultTimeoutMs to calls that set none", async () => {
@@ -224,9 +251,71 @@ describe("the platform's Connect unary client", () => {
   });
 
   it("carries many calls at once on one connection", async () => {
-    const probe = createClient(ProbeService, platformClient(url));
-    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => probe.public({ text: String(i) })));
-    expect(answers.map((a) => a.text)).toEqual(Array.from({ length: 200 }, (_, i) => `echo: ${i}`));
+    const proxy = await blackHoleProxy(new URL(url).port);
+    try {
+      const probe = createClient(ProbeService, platformClient(proxy.url));
+      const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => probe.public({ text: String(i) })));
+      expect(answers.map((a) => a.text)).toEqual(Array.from({ length: 200 }, (_, i) => `echo: ${i}`));
+      expect(proxy.connections()).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("refuses a message it cannot serialize with Internal, before opening any stream", async () => {
+    const proxy = await blackHoleProxy(new URL(url).port);
+    try {
+      const probe = createClient(ProbeService, platformClient(proxy.url));
+      await expect(probe.viewerRead({ customerId: "abc" as unknown as bigint })).rejects.toMatchObject({ code: Code.Internal, rawMessage: expect.stringMatching(/^serialize binary: /) });
+      expect(proxy.connections()).toBe(0);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it.each([
+    ["sends it once more on a fresh stream and succeeds", 1, "ok"],
+    ["sends it once more, then answers Unavailable", Infinity, Code.Unavailable],
+  ] as const)("when the peer refuses a request unprocessed (REFUSED_STREAM, e.g. draining for a deploy), %s", async (_name, refusals, outcome) => {
+    let requests = 0;
+    const { url: refusingUrl, close } = await listenH2((req, res) => {
+      if (++requests <= refusals) return req.stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
+      req.resume();
+      req.on("end", () => {
+        res.writeHead(200, { "content-type": "application/proto" });
+        res.end(Buffer.from([0x0a, 0x02, 0x6f, 0x6b])); // {text: "ok"}
+      });
+    });
+    try {
+      const call = createClient(ProbeService, platformClient(refusingUrl)).public({ text: "x" });
+      if (outcome === "ok") expect((await call).text).toBe("ok");
+      else await expect(call).rejects.toMatchObject({ code: outcome });
+      expect(requests).toBe(2);
+    } finally {
+      await close();
+    }
+  });
+
+  it.each([
+    ["the connection drops before any answer", "drop-before", Code.Unavailable],
+    ["the peer closes the stream (NO_ERROR) before any answer", "close-before", Code.Unavailable],
+    ["the connection drops after the answer's headers", "drop-after-headers", Code.Unavailable],
+    ["the peer ends the stream early (NO_ERROR) with a body shorter than promised", "short-body", Code.Internal],
+  ] as const)("never takes a cut-off answer for a whole one: %s", async (_name, behaviour, code) => {
+    const { url: brokenUrl, close } = await listenH2((req, res) => {
+      if (behaviour === "drop-before") return req.stream.session?.destroy();
+      if (behaviour === "close-before") return req.stream.close(http2.constants.NGHTTP2_NO_ERROR);
+      res.writeHead(200, { "content-type": "application/proto", "content-length": 13 });
+      if (behaviour === "drop-after-headers") return void setTimeout(() => req.stream.session?.destroy(), 20);
+      // A whole message ({text: "h"}) as far as it goes: only the promised length tells it is cut.
+      res.write(Buffer.from([0x0a, 0x01, 0x68]));
+      setTimeout(() => req.stream.close(http2.constants.NGHTTP2_NO_ERROR), 20);
+    });
+    try {
+      await expect(createClient(ProbeService, platformClient(brokenUrl)).public({ text: "x" })).rejects.toMatchObject({ code });
+    } finally {
+      await close();
+    }
   });
 });
 
@@ -294,7 +383,29 @@ describe("the server's fast path", () => {
     }
   });
 
-  it("leaves gRPC, Connect JSON, unknown paths and streaming to connect-node", async () => {
+  it("streams through connect-node on both ends: createServiceTransport('connect') and createService", async () => {
+    const streaming = createService({
+      name: "blobs",
+      logger: memoryLogger().logger,
+      register: (router) =>
+        router.service(BlobAccessService, {
+          async *getPresignedBlob(req) {
+            for (const piece of req.blob.split(",")) yield { body: { kind: { case: "chunk", value: new TextEncoder().encode(piece) } } };
+          },
+        }),
+    });
+    const { url: blobUrl } = await streaming.listen({ host: "127.0.0.1", port: 0 });
+    try {
+      const blobs = createClient(BlobAccessService, platformClient(blobUrl));
+      const pieces: string[] = [];
+      for await (const r of blobs.getPresignedBlob({ blob: "a,bc,def" })) pieces.push(new TextDecoder().decode(r.body?.kind.value as Uint8Array));
+      expect(pieces).toEqual(["a", "bc", "def"]);
+    } finally {
+      await streaming.close({ timeoutMs: 1000 });
+    }
+  });
+
+  it("leaves gRPC, Connect JSON, unknown paths and compressed bodies to connect-node", async () => {
     const viaGrpc = createClient(ProbeService, createGrpcTransport({ baseUrl: url }));
     expect((await viaGrpc.public({ text: "grpc" })).text).toBe("echo: grpc");
     const viaJson = createClient(ProbeService, createConnectTransport({ baseUrl: url, httpVersion: "2", useBinaryFormat: false }));
@@ -310,7 +421,7 @@ describe("withConnectUnaryFastPath", () => {
   it("takes binary, uncompressed Connect unary calls over HTTP/2 and hands everything else to the fallback", async () => {
     const fellBack: string[] = [];
     const handler = withConnectUnaryFastPath({
-      routes: registerEcho({}),
+      routes: recordRoutes(registerEcho({})),
       interceptors: [],
       shutdownSignal: new AbortController().signal,
       fallback: (req, res) => {

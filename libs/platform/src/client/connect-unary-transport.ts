@@ -1,10 +1,11 @@
 import * as http2 from "node:http2";
-import { create, fromBinary, toBinary, type DescMessage, type DescMethodUnary, type MessageInitShape } from "@bufbuild/protobuf";
+import { create, type DescMessage, type DescMethodUnary, type MessageInitShape } from "@bufbuild/protobuf";
 import { appendHeaders, Code, ConnectError, createContextValues, type Interceptor, type Transport, type UnaryRequest, type UnaryResponse } from "@connectrpc/connect";
 import { createMethodUrl } from "@connectrpc/connect/protocol";
 import { errorFromJsonBytes, requestHeader, validateResponseWithCompression } from "@connectrpc/connect/protocol-connect";
 import { canAbort, unaryCallSignal } from "./call-signal.js";
 import { createH2Connection, type H2Connection, type KeepAliveOptions } from "./h2-connection.js";
+import { parseBinary, serializeBinary } from "../rpc/binary-messages.js";
 import { chain } from "../rpc/interceptor-chain.js";
 
 export interface ConnectUnaryTransportOptions {
@@ -59,17 +60,33 @@ export function createConnectUnaryTransport({ baseUrl, interceptors = [], defaul
   };
 }
 
+/**
+ * One call: serialized before any stream opens (a message that cannot be written leaves no
+ * stream behind), sent once more on a fresh stream if the peer refused it unprocessed.
+ */
+async function exchange(connection: H2Connection, req: UnaryRequest): Promise<UnaryResponse> {
+  if (req.signal.aborted) throw ConnectError.from(req.signal.reason, Code.Canceled);
+  const body = serializeBinary(req.method.input, req.message);
+  const headers: http2.OutgoingHttpHeaders = { ":method": "POST", ":path": pathOf(req.url) };
+  req.header.forEach((value, key) => {
+    headers[key] = value;
+  });
+  try {
+    return await send(connection, req, { ...headers }, body);
+  } catch (err) {
+    // REFUSED_STREAM promises the request was not processed (a server draining for a deploy
+    // refuses what crossed its GOAWAY): safe to send again, once, on the connection that replaces it.
+    if (!unprocessed.has(err as ConnectError) || req.signal.aborted) throw err;
+    return send(connection, req, headers, body);
+  }
+}
+
+/** Errors of requests the peer refused without processing them. */
+const unprocessed = new WeakSet<ConnectError>();
+
 /** One request and its whole response; headers and body leave in the same tick, so in one write. */
-function exchange(connection: H2Connection, req: UnaryRequest): Promise<UnaryResponse> {
+function send(connection: H2Connection, req: UnaryRequest, headers: http2.OutgoingHttpHeaders, body: Uint8Array): Promise<UnaryResponse> {
   return new Promise((resolve, reject) => {
-    if (req.signal.aborted) {
-      reject(ConnectError.from(req.signal.reason, Code.Canceled));
-      return;
-    }
-    const headers: http2.OutgoingHttpHeaders = { ":method": "POST", ":path": pathOf(req.url) };
-    req.header.forEach((value, key) => {
-      headers[key] = value;
-    });
     let stream: http2.ClientHttp2Stream;
     try {
       stream = connection.request(headers);
@@ -99,18 +116,35 @@ function exchange(connection: H2Connection, req: UnaryRequest): Promise<UnaryRes
       settle(() => {
         throw error;
       });
+    const reset = () => {
+      const error = resetFailure(stream.rstCode);
+      if (stream.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM && status === 0) unprocessed.add(error);
+      return error;
+    };
     stream.on("response", (h) => {
       status = Number(h[":status"]);
       [responseHeader, responseTrailer] = headersAndTrailers(h);
     });
     stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-    stream.once("end", () => settle(() => unaryResponse(req, status, responseHeader, responseTrailer, Buffer.concat(chunks))));
-    stream.on("error", (err: NodeJS.ErrnoException) => fail(err.code === "ERR_HTTP2_STREAM_ERROR" ? resetFailure(stream.rstCode) : transportFailure(err)));
+    // Node also ends a stream that was reset or lost with its connection: only a whole answer counts.
+    stream.once("end", () =>
+      settle(() => {
+        const received = Buffer.concat(chunks);
+        if (stream.rstCode) throw reset();
+        if (status === 0) throw new ConnectError("the connection closed before the response arrived", Code.Unavailable);
+        const promised = responseHeader.get("content-length");
+        if (promised !== null && Number(promised) !== received.byteLength) {
+          throw new ConnectError(`protocol error: promised ${promised} bytes, received ${received.byteLength}`, Code.Internal);
+        }
+        return unaryResponse(req, status, responseHeader, responseTrailer, received);
+      }),
+    );
+    stream.on("error", (err: NodeJS.ErrnoException) => fail(err.code === "ERR_HTTP2_STREAM_ERROR" ? reset() : transportFailure(err)));
     // Closed without an end (and without an error): reset by the peer or cut with its connection.
     stream.once("close", () => {
-      if (!settled) fail(resetFailure(stream.rstCode));
+      if (!settled) fail(reset());
     });
-    stream.end(toBinary(req.method.input, req.message));
+    stream.end(body);
   });
 }
 
@@ -119,13 +153,7 @@ function unaryResponse(req: UnaryRequest, status: number, header: Headers, trail
   // No accept-encoding is sent, so any content-encoding but identity is refused here.
   const { isUnaryError, unaryError } = validateResponseWithCompression("unary", [], true, status, header);
   if (isUnaryError) throw errorFromJsonBytes(body, appendHeaders(header, trailer), unaryError!);
-  let message;
-  try {
-    message = fromBinary(req.method.output, body);
-  } catch (err) {
-    throw new ConnectError(`parse binary: ${err instanceof Error ? err.message : String(err)}`, Code.Internal, undefined, undefined, err);
-  }
-  return { stream: false, service: req.service, method: req.method, header, trailer, message };
+  return { stream: false, service: req.service, method: req.method, header, trailer, message: parseBinary(req.method.output, body) };
 }
 
 /** Response headers, and the trailers the Connect protocol sends as "trailer-" headers in unary responses (connect's trailerDemux, read once). */
@@ -186,7 +214,8 @@ function resetFailure(rstCode: number | undefined): ConnectError {
     case constants.NGHTTP2_REFUSED_STREAM:
       return new ConnectError("stream refused by the server", Code.Unavailable);
     case constants.NGHTTP2_CANCEL:
-      return new ConnectError("stream canceled", Code.Canceled);
+      // Our own cancellations settle before this; a cancel from the peer, or a lost connection, ends up here.
+      return new ConnectError("the stream was canceled by the peer or lost with its connection", Code.Unavailable);
     case constants.NGHTTP2_ENHANCE_YOUR_CALM:
       return new ConnectError("stream reset: enhance your calm", Code.ResourceExhausted);
     case constants.NGHTTP2_INADEQUATE_SECURITY:

@@ -12,7 +12,7 @@ import {
   type UnaryResponse,
 } from "@connectrpc/connect";
 import type { Routes } from "../server/create-service.js";
-import { collectImplementations, methodPath, normalizeStream, serveImplementation } from "../server/serve-implementation.js";
+import { methodPath, normalizeStream, recordRoutes, serveImplementation } from "../server/serve-implementation.js";
 import { streamCallSignal, unaryCallSignal } from "./call-signal.js";
 import { chain, type AnyCall } from "../rpc/interceptor-chain.js";
 
@@ -32,7 +32,7 @@ export interface DirectTransportOptions {
  * by reference, so the caller owns what it sends and what it gets back.
  */
 export function createDirectTransport(routes: Routes, options: DirectTransportOptions = {}): Transport {
-  const specs = collectImplementations(routes);
+  const { specs } = recordRoutes(routes);
   const serverInterceptors = options.interceptors ?? [];
   const clientInterceptors = options.clientInterceptors ?? [];
 

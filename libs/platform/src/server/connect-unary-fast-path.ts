@@ -1,13 +1,13 @@
 import * as http2 from "node:http2";
-import { fromBinary, toBinary, type DescMessage } from "@bufbuild/protobuf";
 import { Code, ConnectError, createContextValues, type Interceptor, type MethodImplSpec, type UnaryRequest, type UnaryResponse } from "@connectrpc/connect";
 import { codeToHttpStatus, errorToJsonBytes, parseTimeout, trailerMux } from "@connectrpc/connect/protocol-connect";
-import type { Routes } from "./create-service.js";
+import { parseBinary, serializeBinary } from "../rpc/binary-messages.js";
 import type { NodeHandler } from "./h2c-server.js";
-import { collectImplementations, serveImplementation } from "./serve-implementation.js";
+import { serveImplementation, type RecordedRoutes } from "./serve-implementation.js";
 
 export interface UnaryFastPathOptions {
-  routes: Routes;
+  /** The service's registrations, recorded once (connect-node's router replays the same ones). */
+  routes: RecordedRoutes;
   /** The same interceptors connect-node runs for this service. */
   interceptors: readonly Interceptor[];
   /** Aborts every handler's signal when a drain runs out of time. */
@@ -22,12 +22,12 @@ export interface UnaryFastPathOptions {
  * iterables and per-call linked abort controllers (about half a millisecond of CPU per
  * call, tools/bench/gateway/rpc-probe.ts). The implementation runs under the same
  * interceptors, and the response is what connect's own Connect handler writes, built with
- * its protocol helpers. gRPC, gRPC-Web, JSON, GET, compressed bodies and streaming methods
- * go to `fallback`.
+ * its protocol helpers. gRPC, gRPC-Web, JSON, GET, compressed bodies, streaming methods and
+ * methods registered with handler options of their own go to `fallback`.
  */
 export function withConnectUnaryFastPath({ routes, interceptors, shutdownSignal, fallback }: UnaryFastPathOptions): NodeHandler {
   const unary = new Map<string, MethodImplSpec>();
-  for (const [path, spec] of collectImplementations(routes)) if (spec.kind === "unary") unary.set(`/${path}`, spec);
+  for (const [path, spec] of routes.specs) if (spec.kind === "unary" && !routes.withOptions.has(path)) unary.set(`/${path}`, spec);
   return (req, res) => {
     const spec = req.httpVersionMajor === 2 && req.method === "POST" ? unary.get(req.url ?? "") : undefined;
     if (!spec || !isBinaryIdentityBody(req.headers)) return fallback(req, res);
@@ -75,6 +75,8 @@ async function answer(spec: MethodImplSpec, interceptors: readonly Interceptor[]
   let status = 200;
   let header: Headers;
   let payload: Uint8Array;
+  const responseHeader = new Headers();
+  const responseTrailer = new Headers();
   try {
     if (timeout.error) throw timeout.error;
     const request = {
@@ -85,18 +87,21 @@ async function answer(spec: MethodImplSpec, interceptors: readonly Interceptor[]
       url: `http://${req.headers[":authority"] ?? "localhost"}${req.url}`,
       header: requestHeaders(req.headers),
       contextValues: createContextValues(),
-      message: parse(spec.method.input, body),
+      message: parseBinary(spec.method.input, body),
       signal: controller.signal,
     } as UnaryRequest;
-    const response = (await serveImplementation(spec, interceptors, { protocolName: "connect", signal: controller.signal, timeoutMs: timeout.timeoutMs })(request)) as UnaryResponse;
-    payload = toBinary(spec.method.output, response.message);
+    const serve = serveImplementation(spec, interceptors, { protocolName: "connect", signal: controller.signal, timeoutMs: timeout.timeoutMs, responseHeader, responseTrailer });
+    const response = (await serve(request)) as UnaryResponse;
+    payload = serializeBinary(spec.method.output, response.message);
     header = trailerMux(response.header, response.trailer);
     header.set("content-type", "application/proto");
   } catch (err) {
-    // As connect's Connect handler answers a failed unary call.
+    // As connect's Connect handler answers a failed unary call: what the handler set, the error's metadata, the error as JSON.
     const error = ConnectError.from(err);
+    abort(error);
     status = codeToHttpStatus(error.code);
-    header = new Headers(error.metadata);
+    header = trailerMux(responseHeader, responseTrailer);
+    error.metadata.forEach((value, key) => header.set(key, value));
     header.set("content-type", "application/json");
     payload = errorToJsonBytes(error, {});
   } finally {
@@ -104,23 +109,27 @@ async function answer(spec: MethodImplSpec, interceptors: readonly Interceptor[]
     shutdownSignal.removeEventListener("abort", onShutdown);
   }
   answered = true;
+  // As connect does, the handler's signal ends with the call: work it started and left running stops.
+  abort(CALL_ENDED);
   if (res.destroyed || res.stream.closed) return;
-  const out: http2.OutgoingHttpHeaders = { "content-length": payload.byteLength };
-  header.forEach((value, key) => {
-    out[key] = value;
-  });
-  res.writeHead(status, out);
+  res.writeHead(status, nodeHeaders(header, payload.byteLength));
   res.end(payload);
 }
 
-function parse<Desc extends DescMessage>(schema: Desc, body: Uint8Array) {
-  try {
-    return fromBinary(schema, body);
-  } catch (err) {
-    // connect's binary serialization reports a body it cannot parse this way.
-    throw new ConnectError(`parse binary: ${err instanceof Error ? err.message : String(err)}`, Code.Internal);
-  }
+/** The reason a finished call's signal carries (shared: building an error per call costs a stack trace). */
+const CALL_ENDED = new ConnectError("the call has ended", Code.Canceled);
+
+function nodeHeaders(header: Headers, contentLength: number): http2.OutgoingHttpHeaders {
+  const out: http2.OutgoingHttpHeaders = { "content-length": contentLength };
+  header.forEach((value, key) => {
+    const previous = out[key];
+    // Headers iterates set-cookie once per value; node takes repeated fields as an array.
+    out[key] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [String(previous)]), value];
+  });
+  return out;
 }
+
+
 
 function requestHeaders(nodeHeaders: http2.IncomingHttpHeaders): Headers {
   const header = new Headers();

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import { setMaxListeners } from "node:events";
 import { withConnectUnaryFastPath } from "./connect-unary-fast-path.js";
 import { registerHealth, type Readiness } from "./health.js";
+import { recordRoutes } from "./serve-implementation.js";
 import { logUnexpectedErrors } from "./log-unexpected-errors.js";
 import { createDrainableServer, type ListenOptions, type Listening, type NodeHandler } from "./h2c-server.js";
 
@@ -58,11 +59,13 @@ export function createService(options: ServiceOptions): Service {
   };
 
   const allInterceptors = [...interceptors, logUnexpectedErrors(logger)];
+  // `register` runs once; connect-node's router gets the very implementation objects the fast path calls.
+  const recorded = recordRoutes(routes);
   const handler = withConnectUnaryFastPath({
-    routes,
+    routes: recorded,
     interceptors: allInterceptors,
     shutdownSignal: shutdown.signal,
-    fallback: connectNodeAdapter({ routes, interceptors: allInterceptors, shutdownSignal: shutdown.signal }),
+    fallback: connectNodeAdapter({ routes: recorded.replay, interceptors: allInterceptors, shutdownSignal: shutdown.signal }),
   });
   const server = createDrainableServer(handler);
   let closing: Promise<void> | undefined;

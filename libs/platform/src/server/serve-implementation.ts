@@ -24,6 +24,9 @@ export interface ServeOptions {
   /** The handler's signal: aborts on cancel, deadline or forced shutdown, as the caller links it. */
   signal: AbortSignal;
   timeoutMs: number | undefined;
+  /** The handler's response header and trailer; pass them to read what it set even when it fails. */
+  responseHeader?: Headers;
+  responseTrailer?: Headers;
 }
 
 /**
@@ -31,11 +34,12 @@ export interface ServeOptions {
  * service's interceptors, the implementation. The request's headers are handed to the
  * implementation as its requestHeader; context values are the server side's own.
  */
-export function serveImplementation(spec: MethodImplSpec, interceptors: readonly Interceptor[], { protocolName, signal, timeoutMs }: ServeOptions): AnyCall {
+export function serveImplementation(spec: MethodImplSpec, interceptors: readonly Interceptor[], options: ServeOptions): AnyCall {
+  const { protocolName, signal, timeoutMs } = options;
   return async (incoming) => {
     const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
-    const responseHeader = new Headers();
-    const responseTrailer = new Headers();
+    const responseHeader = options.responseHeader ?? new Headers();
+    const responseTrailer = options.responseTrailer ?? new Headers();
     const implementation: AnyCall = (req) => {
       const ctx: HandlerContext = {
         service: spec.method.parent,
@@ -83,27 +87,50 @@ async function respond(spec: MethodImplSpec, req: UnaryRequest | StreamRequest, 
   }
 }
 
-/** The implementations `routes` registers, by "package.Service/Method"; the real router keeps `handlers` for routes that read it. */
-export function collectImplementations(routes: Routes): Map<string, MethodImplSpec> {
+export interface RecordedRoutes {
+  /** The implementations, by "package.Service/Method". */
+  specs: Map<string, MethodImplSpec>;
+  /** Methods registered with handler options of their own (limits, interceptors): only connect's router honours those. */
+  withOptions: Set<string>;
+  /** Registers the same implementation objects on another router, without running `routes` again. */
+  replay: Routes;
+}
+
+/** Runs `routes` once against a recording router (the real one keeps `handlers` for routes that read it). */
+export function recordRoutes(routes: Routes): RecordedRoutes {
   const specs = new Map<string, MethodImplSpec>();
+  const withOptions = new Set<string>();
+  const registrations: Routes[] = [];
   const router = createConnectRouter();
+  const record = (spec: MethodImplSpec, hasOptions: boolean) => {
+    specs.set(methodPath(spec.method), spec);
+    if (hasOptions) withOptions.add(methodPath(spec.method));
+  };
   const recorder: ConnectRouter = {
     get handlers() {
       return router.handlers;
     },
     service(service, implementation, opts) {
       router.service(service, implementation, opts);
-      for (const spec of Object.values(createServiceImplSpec(service, implementation).methods)) specs.set(methodPath(spec.method), spec);
+      registrations.push((r) => r.service(service, implementation, opts));
+      for (const spec of Object.values(createServiceImplSpec(service, implementation).methods)) record(spec, opts !== undefined);
       return recorder;
     },
     rpc(method, implementation, opts) {
       router.rpc(method, implementation, opts);
-      specs.set(methodPath(method), createMethodImplSpec(method, implementation));
+      registrations.push((r) => r.rpc(method, implementation, opts));
+      record(createMethodImplSpec(method, implementation), opts !== undefined);
       return recorder;
     },
   };
   routes(recorder);
-  return specs;
+  return {
+    specs,
+    withOptions,
+    replay: (target) => {
+      for (const register of registrations) register(target);
+    },
+  };
 }
 
 export function methodPath(method: DescMethod): string {
