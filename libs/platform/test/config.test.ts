@@ -9,6 +9,7 @@ describe("loadConfig", () => {
       SERVICE_PORT: 0,
       LOG_LEVEL: "info",
       SHUTDOWN_TIMEOUT_MS: 10_000,
+      MAX_CONNECTION_AGE_MS: 300_000,
     });
   });
 
@@ -19,9 +20,11 @@ describe("loadConfig", () => {
       DATABASE_URL: "postgres://u:p@db:5432/signage",
       NATS_URL: "nats://a:4222,nats://b:4222",
       SHUTDOWN_TIMEOUT_MS: "2500",
+      MAX_CONNECTION_AGE_MS: "0",
       UNRELATED: "ignored",
     });
     expect(config.SERVICE_PORT).toBe(50051);
+    expect(config.MAX_CONNECTION_AGE_MS).toBe(0);
     expect(config.SHUTDOWN_TIMEOUT_MS).toBe(2500);
     expect(config.DATABASE_URL).toBe("postgres://u:p@db:5432/signage");
     expect(config).not.toHaveProperty("UNRELATED");

@@ -250,6 +250,30 @@ describe("the platform's Connect unary client", () => {
     }
   });
 
+  it("moves to a new connection when the server ages one out (GOAWAY): the call in flight finishes, none fails", async () => {
+    const seenHere: Seen = {};
+    const holdHere: { current?: Promise<void> } = {};
+    const aging = createService({ name: "echo", logger: memoryLogger().logger, register: registerEcho(seenHere, holdHere), maxConnectionAgeMs: 150 });
+    const { url: agingUrl } = await aging.listen({ host: "127.0.0.1", port: 0 });
+    const proxy = await blackHoleProxy(new URL(agingUrl).port);
+    try {
+      const probe = createClient(ProbeService, platformClient(proxy.url));
+      holdHere.current = new Promise((resolve) => setTimeout(resolve, 400));
+      const slow = probe.public({ text: "slow" });
+      await expect.poll(() => seenHere.text).toBe("slow");
+      holdHere.current = undefined;
+      for (let i = 0; i < 12; i++) {
+        expect((await probe.public({ text: String(i) })).text).toBe(`echo: ${i}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect((await slow).text).toBe("echo: slow");
+      expect(proxy.connections()).toBeGreaterThanOrEqual(3);
+    } finally {
+      await proxy.close();
+      await aging.close({ timeoutMs: 1000 });
+    }
+  });
+
   it("carries many calls at once on one connection", async () => {
     const proxy = await blackHoleProxy(new URL(url).port);
     try {

@@ -40,6 +40,7 @@ export async function runStandalone(module: ServiceModule, env: Record<string, s
     env,
     peers: peersFromEnv(env, [clientTracingInterceptor(tracer)]),
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    maxConnectionAgeMs: config.MAX_CONNECTION_AGE_MS,
   });
   // Start (subscriptions, bootstrap data such as core's admin) before listening, so a
   // healthy port means a ready service: callers never race the bootstrap.

@@ -20,6 +20,8 @@ export interface SharedInfra {
   logger: Logger;
   env: Record<string, string | undefined>;
   shutdownTimeoutMs?: number;
+  /** HTTP/2 connections are sent GOAWAY after about this long (0 or unset: never). */
+  maxConnectionAgeMs?: number;
   /** Other services; default: none reachable (a peer call fails with a clear error). */
   peers?: Peers;
 }
@@ -71,6 +73,7 @@ export async function startModule(module: ServiceModule, infra: SharedInfra): Pr
       missingCustomerInterceptor,
     ],
     shutdownTimeoutMs: infra.shutdownTimeoutMs,
+    maxConnectionAgeMs: infra.maxConnectionAgeMs,
   });
   outbox.start();
   return {

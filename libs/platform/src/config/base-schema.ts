@@ -18,6 +18,9 @@ export const baseServiceConfigSchema = z.object({
   // May be a comma-separated server list, so not validated as a single URL.
   NATS_URL: z.string().min(1).optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  // Connections are closed (GOAWAY, calls in flight finish) after about this long, so callers
+  // reconnect and spread over the replicas a Service added since; 0 keeps them forever.
+  MAX_CONNECTION_AGE_MS: z.coerce.number().int().min(0).default(300_000),
 });
 
 export type BaseServiceConfig = z.output<typeof baseServiceConfigSchema>;

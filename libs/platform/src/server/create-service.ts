@@ -22,6 +22,8 @@ export interface ServiceOptions {
   readiness?: Readiness;
   /** Default drain budget for close(); usually SHUTDOWN_TIMEOUT_MS. */
   shutdownTimeoutMs?: number;
+  /** HTTP/2 connections get GOAWAY after about this long (±10%), so clients rebalance; 0 or unset: never. */
+  maxConnectionAgeMs?: number;
 }
 
 export interface Service {
@@ -38,7 +40,7 @@ export interface Service {
 }
 
 export function createService(options: ServiceOptions): Service {
-  const { name, logger, register, interceptors = [], readiness = () => true, shutdownTimeoutMs = 10_000 } = options;
+  const { name, logger, register, interceptors = [], readiness = () => true, shutdownTimeoutMs = 10_000, maxConnectionAgeMs } = options;
   let draining = false;
   // Aborts every handler's signal when the drain budget runs out (streams, long polls).
   const shutdown = new AbortController();
@@ -67,7 +69,7 @@ export function createService(options: ServiceOptions): Service {
     shutdownSignal: shutdown.signal,
     fallback: connectNodeAdapter({ routes: recorded.replay, interceptors: allInterceptors, shutdownSignal: shutdown.signal }),
   });
-  const server = createDrainableServer(handler);
+  const server = createDrainableServer(handler, { maxConnectionAgeMs });
   let closing: Promise<void> | undefined;
 
   return {

@@ -32,7 +32,16 @@ export interface DrainableServer {
  * One cleartext port: h2c for gRPC, gRPC-Web and Connect, and HTTP/1.1 for
  * Connect unary and gRPC-Web (curl, HTTP probes). gRPC itself needs h2.
  */
-export function createDrainableServer(handler: NodeHandler): DrainableServer {
+export interface DrainableServerOptions {
+  /**
+   * Each HTTP/2 connection is sent GOAWAY after about this long (±10%, so a fleet's clients
+   * don't reconnect at once): calls in flight finish, new ones open a new connection, which a
+   * Kubernetes Service may route to another replica. 0 or unset: never.
+   */
+  maxConnectionAgeMs?: number;
+}
+
+export function createDrainableServer(handler: NodeHandler, { maxConnectionAgeMs = 0 }: DrainableServerOptions = {}): DrainableServer {
   const sockets = new Set<Socket>();
   const http1Sockets = new WeakSet<Socket>();
   const sessions = new Set<http2.ServerHttp2Session>();
@@ -64,7 +73,11 @@ export function createDrainableServer(handler: NodeHandler): DrainableServer {
   });
   h2.on("session", (session) => {
     sessions.add(session);
-    session.once("close", () => sessions.delete(session));
+    const aged = maxConnectionAgeMs > 0 ? setTimeout(() => session.close(), maxConnectionAgeMs * (0.9 + Math.random() * 0.2)).unref() : undefined;
+    session.once("close", () => {
+      clearTimeout(aged);
+      sessions.delete(session);
+    });
     // A connection accepted just before close() still gets GOAWAY.
     if (draining) session.close();
   });
