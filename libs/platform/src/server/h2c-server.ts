@@ -28,10 +28,6 @@ export interface DrainableServer {
   close(options: { timeoutMs: number; onForce?: () => void }): Promise<{ forced: boolean }>;
 }
 
-/**
- * One cleartext port: h2c for gRPC, gRPC-Web and Connect, and HTTP/1.1 for
- * Connect unary and gRPC-Web (curl, HTTP probes). gRPC itself needs h2.
- */
 export interface DrainableServerOptions {
   /**
    * Each HTTP/2 connection is sent GOAWAY after about this long (±10%, so a fleet's clients
@@ -41,6 +37,10 @@ export interface DrainableServerOptions {
   maxConnectionAgeMs?: number;
 }
 
+/**
+ * One cleartext port: h2c for gRPC, gRPC-Web and Connect, and HTTP/1.1 for
+ * Connect unary and gRPC-Web (curl, HTTP probes). gRPC itself needs h2.
+ */
 export function createDrainableServer(handler: NodeHandler, { maxConnectionAgeMs = 0 }: DrainableServerOptions = {}): DrainableServer {
   const sockets = new Set<Socket>();
   const http1Sockets = new WeakSet<Socket>();
