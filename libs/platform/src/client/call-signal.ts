@@ -39,9 +39,9 @@ const unlinked: CallSignal = { signal: neverAborted, settle: (result) => settleU
 
 /**
  * A unary call ends when its response arrives, so one controller, a plain timer and a
- * listener on the caller's signal, all released at the end, cover it. This is the
- * embedded hot path: AbortSignal.timeout + AbortSignal.any cost two more signals, weak
- * references and a DOMException per call.
+ * listener on the caller's signal, all released at the end, cover it. Every unary call
+ * (in-process and over the network) takes this path: AbortSignal.timeout + AbortSignal.any
+ * cost two more signals, weak references and a DOMException per call.
  */
 export function unaryCallSignal(caller: AbortSignal | undefined, timeoutMs: number | undefined): CallSignal {
   const hasDeadline = timeoutMs !== undefined && timeoutMs > 0;

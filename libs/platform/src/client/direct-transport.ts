@@ -1,4 +1,4 @@
-import { create, type DescMessage, type DescMethod, type DescMethodStreaming, type DescMethodUnary, type MessageInitShape } from "@bufbuild/protobuf";
+import { create, type DescMethod } from "@bufbuild/protobuf";
 import {
   Code,
   ConnectError,
@@ -6,15 +6,13 @@ import {
   type Interceptor,
   type MethodImplSpec,
   type StreamRequest,
-  type StreamResponse,
   type Transport,
   type UnaryRequest,
-  type UnaryResponse,
 } from "@connectrpc/connect";
 import type { Routes } from "../server/create-service.js";
 import { methodPath, normalizeStream, recordRoutes, serveImplementation } from "../server/serve-implementation.js";
 import { streamCallSignal, unaryCallSignal } from "./call-signal.js";
-import { chain, type AnyCall } from "../rpc/interceptor-chain.js";
+import { chain } from "../rpc/interceptor-chain.js";
 
 export interface DirectTransportOptions {
   /** Server-side interceptors, normally `service.interceptors` (first = outermost). */
@@ -60,25 +58,8 @@ export function createDirectTransport(routes: Routes, options: DirectTransportOp
   }
 
   return {
-    unary<I extends DescMessage, O extends DescMessage>(
-      method: DescMethodUnary<I, O>,
-      signal: AbortSignal | undefined,
-      timeoutMs: number | undefined,
-      header: ConstructorParameters<typeof Headers>[0],
-      input: MessageInitShape<I>,
-      contextValues?: ReturnType<typeof createContextValues>,
-    ): Promise<UnaryResponse<I, O>> {
-      return call(method, signal, timeoutMs, header, create(method.input, input), false, contextValues) as Promise<UnaryResponse<I, O>>;
-    },
-    stream<I extends DescMessage, O extends DescMessage>(
-      method: DescMethodStreaming<I, O>,
-      signal: AbortSignal | undefined,
-      timeoutMs: number | undefined,
-      header: ConstructorParameters<typeof Headers>[0],
-      input: AsyncIterable<MessageInitShape<I>>,
-      contextValues?: ReturnType<typeof createContextValues>,
-    ): Promise<StreamResponse<I, O>> {
-      return call(method, signal, timeoutMs, header, normalizeStream(method.input, input), true, contextValues) as Promise<StreamResponse<I, O>>;
-    },
+    // Signatures from Transport; the results are the methods' own response types.
+    unary: (method, signal, timeoutMs, header, input, contextValues) => call(method, signal, timeoutMs, header, create(method.input, input), false, contextValues) as never,
+    stream: (method, signal, timeoutMs, header, input, contextValues) => call(method, signal, timeoutMs, header, normalizeStream(method.input, input), true, contextValues) as never,
   };
 }
