@@ -4,7 +4,8 @@
  * the service ran for that request (captured from media's Knex, replayed on a raw pg
  * connection). Target: gateway p95 <= 1.5x the direct p95 of the list's own statements (page
  * and count); the direct p95 of every statement media ran for the request (tenant check,
- * filtered-folder check, team access when not cached) is shown next to it. Gateway and direct
+ * filtered-folder check, team access when not cached) is shown next to it, and so is the floor:
+ * a bare HTTP server running the list SQL (support/bare-sql-server.ts). Gateway and direct
  * samples alternate, so a loaded machine slows both alike. Seeded files carry blob keys like
  * uploaded ones (the list signs a download URL per row). Seeds its own test database
  * (startPlatform) and drops it.
@@ -18,6 +19,7 @@ import { mediaModule } from "@signage/media";
 import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TestPlatform } from "@signage/testing";
 import { captureSql, type Statement } from "../support/capture-sql.js";
 import { createRemoteGet } from "../support/remote-get.js";
+import { startBareSqlServer } from "../support/bare-sql-server.js";
 
 const FILES = 100_000;
 const TOP_FOLDERS = 10;
@@ -61,7 +63,18 @@ export async function benchFileList(): Promise<void> {
       const listSql = all.filter((s) => /from "file"/i.test(s.sql));
       if (process.env.SHOW_SQL) await showSql(knex, all, process.env.SHOW_SQL === "explain");
       if (listSql.length === 0) throw new Error("no file query captured");
-      const [viaGateway, direct, directAll] = await measureAlternating([list(query), await directRun(knex, listSql), await directRun(knex, all)]).finally(releaseDirect);
+      const bare = await startBareSqlServer(knex, listSql);
+      const bareClient = createRemoteGet(bare.url);
+      const viaBare = async () => {
+        const res = await bareClient.get("/");
+        if (res.status !== 200) throw new Error(`bare list failed: ${res.status}`);
+        return res.ms;
+      };
+      const [viaGateway, direct, directAll, bareFloor] = await measureAlternating([list(query), await directRun(knex, listSql), await directRun(knex, all), viaBare]).finally(async () => {
+        await releaseDirect();
+        bareClient.close();
+        await bare.close();
+      });
       const ratio = viaGateway.p95 / direct.p95;
       missed ||= ratio > TARGET;
       rows.push([
@@ -73,19 +86,21 @@ export async function benchFileList(): Promise<void> {
         `${ratio.toFixed(2)}x ${ratio <= TARGET ? "ok" : "MISSED"}`,
         `${ms(directAll.p50)} / ${ms(directAll.p95)} (${all.length})`,
         `${(viaGateway.p95 / directAll.p95).toFixed(2)}x`,
+        `${ms(bareFloor.p50)} / ${ms(bareFloor.p95)} (${(bareFloor.p95 / direct.p95).toFixed(2)}x)`,
       ]);
     }
     // The platform's own floor: an authenticated call doing one primary-key read in core.
     const [floor] = await measureAlternating([async () => (await client.get("/api/v2/user/me", auth)).ms]);
     client.close();
-    rows.push(["(floor) GET /api/v2/user/me, no list", ms(floor.p50), ms(floor.p95), "-", "-", "-", "-", "-"]);
+    rows.push(["(floor) GET /api/v2/user/me, no list", ms(floor.p50), ms(floor.p95), "-", "-", "-", "-", "-", "-"]);
     log(
       table(
-        ["shape", "gateway p50", "gateway p95", "list SQL p50", "list SQL p95", `p95 ratio (target <= ${TARGET}x)`, "all media SQL p50 / p95 (stmts)", "p95 ratio to all SQL"],
+        ["shape", "gateway p50", "gateway p95", "list SQL p50", "list SQL p95", `p95 ratio (target <= ${TARGET}x)`, "all media SQL p50 / p95 (stmts)", "p95 ratio to all SQL", "bare HTTP + list SQL p50 / p95 (ratio)"],
         rows,
       ),
     );
     log(`\n${missed ? "Target MISSED for at least one shape." : "Target met for every shape."}`);
+    log("Bare HTTP + list SQL = a bare node:http server in the platform's process running the list SQL on media's pool (page and COUNT at once, as media sends them) and answering the rows as JSON, same client: one HTTP hop plus the SQL, the floor of any implementation on this machine.");
     log("List SQL = media's page query (and COUNT when the page is full) for the same request; all media SQL = every statement media ran for it. Replayed sequentially on one pooled pg connection, samples alternating with the gateway's.");
   } finally {
     await platform.close();

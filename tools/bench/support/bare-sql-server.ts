@@ -1,0 +1,35 @@
+// The floor of an HTTP list endpoint on this machine: a bare node:http server that runs
+// the statements a request ran (all at once, on the service's own pool, as listRpc sends
+// page and COUNT together) and answers their rows as JSON. No auth, routing, RPC, mapping
+// or URL signing: what is left is one HTTP hop plus the SQL, which no implementation beats.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Knex } from "knex";
+import type { Statement } from "./capture-sql.js";
+
+export interface BareSqlServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startBareSqlServer(knex: Knex, statements: Statement[]): Promise<BareSqlServer> {
+  // Knex's raw takes "?" placeholders; the captured statements carry pg's "$n" in order.
+  const runnable = statements.map((s) => ({ sql: s.sql.replace(/\$\d+/g, "?"), bindings: s.bindings as readonly Knex.RawBinding[] }));
+  const server = createServer((_req, res) => {
+    Promise.all(runnable.map((s) => knex.raw(s.sql, s.bindings))).then(
+      (results: { rows: unknown[] }[]) => {
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify(results.map((r) => r.rows)));
+      },
+      (error: Error) => {
+        res.statusCode = 500;
+        res.end(error.message);
+      },
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
