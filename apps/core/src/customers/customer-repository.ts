@@ -40,4 +40,13 @@ export async function updateCustomerColumns(trx: Knex.Transaction, id: number, c
 }
 
 export const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === "23505";
+
+/**
+ * Customer "name | string | required, globally unique", regardless of letter case: the exact
+ * index and the one on lower(name) (migration 20261122000700), so that concurrent creates or
+ * renames cannot both win. Only these two mean "name taken".
+ */
+const NAME_INDEXES: ReadonlySet<string> = new Set(["customer_name_unique", "customer_name_lower_unique"]);
+export const isCustomerNameTaken = (e: unknown) => isUniqueViolation(e) && NAME_INDEXES.has((e as { constraint?: string }).constraint ?? "");
+
 export const isForeignKeyViolation = (e: unknown) => (e as { code?: string })?.code === "23503";

@@ -20,7 +20,7 @@ import {
 import {
   findCustomer,
   insertCustomer,
-  isUniqueViolation,
+  isCustomerNameTaken,
   ownedCustomerCount,
   updateCustomerColumns,
   type CustomerView,
@@ -33,7 +33,9 @@ import { fillStorageUsage } from "./customer-storage.js";
 import { requireParameter } from "@signage/runtime";
 
 const notFound = (id: number) => serviceError(Code.NotFound, "customer.error.notFound", `Customer ${id} not found`, { id });
-const nameTaken = (name: string) => serviceError(Code.AlreadyExists, "customer.error.nameTaken", `A customer named '${name}' already exists`, { name });
+// "name | string | required, globally unique": regardless of letter case ("Acme" takes "acme").
+const nameTaken = (name: string) =>
+  serviceError(Code.AlreadyExists, "customer.error.nameTaken", `A customer named '${name}' already exists (customer names are unique regardless of letter case)`, { name });
 const forbidden = (message: string) => serviceError(Code.PermissionDenied, "auth.error.forbidden", message);
 
 const eventData = (c: CustomerView): CustomerEventData => ({
@@ -126,7 +128,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
           return newCustomerId;
         })
         .catch((e) => {
-          throw isUniqueViolation(e) ? nameTaken(name) : e;
+          throw isCustomerNameTaken(e) ? nameTaken(name) : e;
         });
       return respond(ctx, (await findCustomer(knex, { kind: "global" }, id))!);
     },
@@ -145,7 +147,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
       const name = validateName(fields.name, false);
       await writeAndAnnounce(id, (trx) => updateCustomerColumns(trx, id, customerColumns(fields, name)))
         .catch((e) => {
-          throw isUniqueViolation(e) ? nameTaken(name ?? "") : e;
+          throw isCustomerNameTaken(e) ? nameTaken(name ?? "") : e;
         });
       return changed(ctx, auth, id);
     },

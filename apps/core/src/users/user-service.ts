@@ -72,7 +72,22 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
     },
 
     async listSimpleUsers(_req, ctx) {
-      const query = userView(knex, requireAuth(ctx).scope).clearSelect().select("u.email", "u.name").orderBy("u.email");
+      const auth = requireAuth(ctx);
+      // "GET `/api/user/simple?customerId=<id>` (email and name only)": an unpaged array (no
+      // page/size to cap), so its answer is bounded by scope instead. "Requiredness of customerId
+      // is per operation": here an ADMIN's global scope ("ADMIN | all tenants (global)", or
+      // customerId=-1) would be every user of every tenant in one answer, so the ADMIN names the
+      // tenant (400, never narrowed to its own tenant). A network owner keeps "all member tenants"
+      // (its network), other roles their own tenant; /api/v2/user pages across tenants.
+      if (auth.scope.kind === "global") {
+        throw serviceError(
+          Code.InvalidArgument,
+          AuthErrorKey.customerIdRequired,
+          "GET /api/user/simple lists one tenant's users: name it with customerId=<id> (GET /api/v2/user pages through users across tenants)",
+          { parameter: "customerId" },
+        );
+      }
+      const query = userView(knex, auth.scope).clearSelect().select("u.email", "u.name").orderBy("u.email");
       // Users are team-assignable: "restricted = sees only team-assigned resources", as in /api/v2/user.
       if (teams) teamVisibilityHook(await teams.access(ctx))(query, { column: (c) => `u.${c}` });
       const rows = await query;
