@@ -46,6 +46,9 @@ export async function purgeTenantRows(trx: Knex.Transaction, customerId: number)
   const uploads: { storage_key: string; store_upload_id: string }[] = await trx("upload_session").where({ customer_id: customerId }).select("storage_key", "store_upload_id");
   const strayKeys = await strayBlobKeys(trx, customerId);
   for (const table of TENANT_TABLES) await trx(table).where({ customer_id: customerId }).delete();
+  // The files' total (migration 20261126000000) goes too, with the changes this purge just made to it.
+  await trx("storage_usage_delta").where({ customer_id: customerId }).delete();
+  await trx("storage_usage").where({ customer_id: customerId }).delete();
   const keys = await scheduleBlobRemoval(trx, customerId, [...tenantBlobPrefixes(customerId), ...strayKeys]);
   return { customerId, uploads: uploads.map((u) => ({ key: u.storage_key, uploadId: u.store_upload_id })), keys };
 }

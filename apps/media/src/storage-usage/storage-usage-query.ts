@@ -1,5 +1,5 @@
-// Bytes of uploaded files per customer: one grouped query for every id asked,
-// restricted to the caller's scope on `file.customer_id`.
+// Bytes of uploaded files per customer: one query for every id asked,
+// restricted to the caller's scope on the customer id.
 import type { Knex } from "knex";
 import { applyScope, type Scope } from "@signage/auth";
 
@@ -11,8 +11,9 @@ export async function filesBytesByCustomer(knex: Knex, scope: Scope, customerIds
   const inScope = scope.kind === "global" ? ids : ids.filter((id) => scope.customerIds.includes(id));
   for (const id of inScope) usage.set(id, 0n);
   if (inScope.length === 0) return usage;
-  const query = knex("file").whereIn("file.customer_id", inScope).groupBy("file.customer_id").select("file.customer_id").sum({ bytes: "file.size" });
-  const rows = (await applyScope(query, scope, "file.customer_id")) as { customer_id: string | number; bytes: string | number | null }[];
+  // The totals the database keeps (storage_usage, migration 20261126000000): a row per customer, no sum over files.
+  const query = knex("storage_usage").whereIn("storage_usage.customer_id", inScope).select("storage_usage.customer_id", { bytes: "storage_usage.files_bytes" });
+  const rows = (await applyScope(query, scope, "storage_usage.customer_id")) as { customer_id: string | number; bytes: string | number | null }[];
   for (const row of rows) usage.set(Number(row.customer_id), BigInt(row.bytes ?? 0));
   return usage;
 }

@@ -1,6 +1,8 @@
 // BlobAccessService: the gateway paths of presigned URLs. No bearer token:
 // the HMAC signature is checked here before the store is touched.
-// Downloads (`location`, `thumbnail`) stream from either store with Range.
+// Downloads (`location`, `thumbnail`) stream from either store with Range, for
+// keys a committed file still owns: one primary-key lookup of blob_intent tells
+// a deleted (or replaced) file's bytes that wait for their removal.
 import { Code, type ServiceImpl } from "@connectrpc/connect";
 import { serviceError } from "@signage/auth";
 import { BlobNotFoundError, RangeNotSatisfiableError, verifyPresignedBlob } from "@signage/storage";
@@ -8,7 +10,12 @@ import type { BlobAccessService, GetPresignedBlobRequest, GetPresignedBlobRespon
 import { putPresignedPart } from "../uploads/chunked-parts.js";
 import type { UploadDeps } from "../uploads/upload-deps.js";
 import { contentTypeOfKey } from "./blob-keys.js";
+import { isDisowned } from "./blob-intents.js";
 import { absoluteRange, parseRange } from "./range-header.js";
+
+function blobNotFound() {
+  return serviceError(Code.NotFound, "storage.error.blobNotFound", "The file's bytes are not (or no longer) stored");
+}
 
 function checkSignature(check: "ok" | "expired" | "invalid"): void {
   if (check === "invalid") throw serviceError(Code.PermissionDenied, "storage.error.invalidSignature", "The presigned URL's signature does not match");
@@ -19,6 +26,9 @@ async function* download(req: GetPresignedBlobRequest, deps: UploadDeps): AsyncG
   const { check, key } = verifyPresignedBlob(deps.storage.signer, { blob: req.blob, expires: req.expires, filename: req.filename, contentType: req.contentType, signature: req.signature }, (deps.now ?? Date.now)());
   checkSignature(check);
   const requested = parseRange(req.range);
+  // A deleted (or replaced and removed) file's URL stops serving at the delete's commit, not
+  // when its bytes are finally removed (after the response, or by the sweep after a crash).
+  if (await isDisowned(deps.files.knex, key)) throw blobNotFound();
   let read;
   try {
     let range = requested && !("suffix" in requested) ? requested : undefined;
@@ -29,7 +39,7 @@ async function* download(req: GetPresignedBlobRequest, deps: UploadDeps): AsyncG
     }
     read = await deps.store.get(key, range);
   } catch (err) {
-    if (err instanceof BlobNotFoundError) throw serviceError(Code.NotFound, "storage.error.blobNotFound", "The file's bytes are not (or no longer) stored");
+    if (err instanceof BlobNotFoundError) throw blobNotFound();
     if (err instanceof RangeNotSatisfiableError) throw serviceError(Code.OutOfRange, "storage.error.rangeNotSatisfiable", `Range not satisfiable (size ${err.size})`, { size: err.size });
     throw err;
   }

@@ -85,6 +85,21 @@ export async function discardBlobs(knex: Knex, store: BlobStore, keys: Keys): Pr
   return left;
 }
 
+/**
+ * Whether no committed row owns `key`: an intent names it, or a folder key above it
+ * (a tenant's purge). A delete, a replace with removeOldFile or a new thumbnail
+ * schedules the intent in the transaction that disowns the bytes, and the intent
+ * goes only after the bytes (discardBlobs, the sweeper): so from the owner's
+ * commit on, either this says so or the bytes are gone. A primary-key lookup of
+ * at most a few keys, cheap enough for every download.
+ */
+export async function isDisowned(db: Db, key: string): Promise<boolean> {
+  const keys = [key];
+  for (let slash = key.indexOf("/"); slash >= 0 && slash < key.length - 1; slash = key.indexOf("/", slash + 1)) keys.push(key.slice(0, slash + 1));
+  const { rows } = await db.raw("SELECT 1 FROM blob_intent WHERE key = ANY(?::text[]) LIMIT 1", [keys]);
+  return rows.length > 0;
+}
+
 /** Deletes one intent's bytes: a blob, or every blob below a folder key. Idempotent. */
 export function deleteIntentBlob(store: BlobStore, key: string): Promise<void> {
   return key.endsWith("/") ? store.deletePrefix(key) : store.delete(key);

@@ -18,7 +18,7 @@ import { parseTeamIds } from "../files/team-hooks.js";
 import { requireStoredFolder } from "../folders/folder-repository.js";
 import { FileDigest } from "./file-digest.js";
 import { imageSize } from "./image-size.js";
-import { assertFits, storageQuota } from "./quota.js";
+import { assertFits, assertFitsAtCommit, storageQuota } from "./quota.js";
 import { partsOf, requireOpen } from "./chunked-parts.js";
 import { deleteSession, findSession, setSessionState, type SessionRow } from "./session-repository.js";
 import { badUpload, payloadTooLarge, sessionNotFound } from "./upload-errors.js";
@@ -55,11 +55,12 @@ async function checkBeforeAssembly(deps: UploadDeps, ctx: HandlerContext, sessio
     throw badUpload("upload.error.sizeMismatch", `The chunks add up to ${total} bytes, but init declared ${session.size}`, { expected: Number(session.size), actual: total });
   }
   const customerId = Number(session.customer_id);
-  assertFits(await storageQuota(ctx, deps, customerId), total);
+  const quota = await storageQuota(ctx, deps, customerId);
+  assertFits(quota, total);
   if (session.parent_id) await requireStoredFolder(deps.files.knex, customerId, session.parent_id);
   // A team deleted since init: refused while the session can still be cancelled or recovered.
   await requireUploadTeams(ctx, deps, customerId, parseTeamIds(session.team_ids ?? undefined));
-  return parts;
+  return { parts, quota };
 }
 
 async function digestOf(deps: UploadDeps, key: string): Promise<FileDigest> {
@@ -77,7 +78,7 @@ export async function completeUpload(uploadId: string, ctx: HandlerContext, deps
   let intended = false;
   let assembled = false;
   try {
-    const parts = await checkBeforeAssembly(deps, ctx, session);
+    const { parts, quota } = await checkBeforeAssembly(deps, ctx, session);
     // The uploader's name, asked while assembling (never rejects); only the session's creator can give their own.
     const creatorName = session.creator_user_id === auth.caller.userId ? callerName(ctx, deps) : Promise.resolve(null);
     await recordBlobIntents(knex, customerId, [session.storage_key]);
@@ -118,6 +119,8 @@ export async function completeUpload(uploadId: string, ctx: HandlerContext, deps
       await teams.assignOnCreate(trx, "file", session.file_id, customerId, parseTeamIds(session.team_ids ?? undefined));
       await announceFileTags(trx, deps.files.outbox, [session.file_id]);
       await deleteSession(trx, session.id);
+      // Last: concurrent uploads of the customer that committed since the check above count too.
+      await assertFitsAtCommit(trx, quota, customerId, digest.size);
     });
   } catch (err) {
     // Nothing owns the key: a failed assembly left no blob, or a partial one (parts

@@ -23,7 +23,7 @@ import { discardBlobs } from "../storage/blob-intents.js";
 import { removeDeletedBlobs } from "../files/file-delete.js";
 import { ownWrittenBlobs, writeDigested, type BlobTarget } from "./blob-write.js";
 import { imageSize } from "./image-size.js";
-import { remainingBytes, storageQuota } from "./quota.js";
+import { assertFitsAtCommit, remainingBytes, storageQuota } from "./quota.js";
 import { unsupportedMediaType, validateContentType } from "./supported-types.js";
 import { badUpload } from "./upload-errors.js";
 import { callerName } from "./upload-creator.js";
@@ -153,6 +153,8 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
         // A removed old file's bytes get their removal intent in this transaction (file-delete.ts).
         replaced = await replaceFileInTransaction(trx, deps.files, { customerId, fileIdToReplace: q.fileIdToReplace, sourceFileId: files[0].id, removeOldFile: q.removeOldFile ?? false });
       }
+      // Last: the customer's total with these files (and without a removed old one), concurrent uploads included.
+      await assertFitsAtCommit(trx, quota, customerId, files.reduce((n, f) => n + f.size, 0));
       return replaced;
     });
     if (outcome) await removeDeletedBlobs(deps.files, customerId, outcome.deleted);
