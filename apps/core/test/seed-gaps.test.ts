@@ -134,3 +134,22 @@ describe("customer names are unique regardless of letter case", () => {
     }
   });
 });
+
+describe("'`selectTeamIds` (comma separated)' on core's team-assignable lists: team ids", () => {
+  // Seed: "Also accepted by many lists: ... `selectTeamIds` (comma separated)". Team ids are
+  // UUIDs: an item that is none names no team and never can, so it is bad input (400 naming it,
+  // libs/query planList), not an empty page that reads as "nobody in this team".
+  it("selectTeamIds=nope on /api/v2/user is 400 selectTeamIds.error.invalid; an unknown but well-formed id is an empty page", async () => {
+    const refused = await platform.http.get("/api/v2/user", { token: admin, query: { selectTeamIds: "nope" } });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body).toMatchObject({
+      status: 400,
+      key: "selectTeamIds.error.invalid",
+      message: expect.stringContaining("'nope' is not a team id"),
+      details: { parameter: "selectTeamIds", value: "nope" },
+    });
+    const unknown = await platform.http.get("/api/v2/user", { token: admin, query: { selectTeamIds: "0b6f1c2e-8d3a-4c5b-9e7f-1a2b3c4d5e6f" } });
+    expect(unknown.status, unknown.text).toBe(200);
+    expect(unknown.body.content).toEqual([]);
+  });
+});

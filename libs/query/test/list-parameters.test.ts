@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import {
+  defineResource,
   InvalidListParameterError,
   InvalidPagingError,
   InvalidSelectError,
@@ -201,6 +202,34 @@ describe(SEED.teamParams, () => {
   test("selectTeamIds alone adds one filter; empty items are ignored", () => {
     expect(plan({ selectTeamIds: "t1, ,t2" }).filters).toHaveLength(1);
     expect(plan({ selectTeamIds: "", includeResourcesWithoutTeam: true }).filters).toHaveLength(0);
+  });
+  // "`selectTeamIds` (comma separated)": team ids. An item the team id type cannot hold names no
+  // team and never can: bad input (400), not a filter quietly matching nothing.
+  test("an item that cannot be a team id of the resource is selectTeamIds.error.invalid naming it; well-formed ids pass", () => {
+    const uuidTeams = defineResource({ table: "doc", fields: { name: { type: "string" } }, teams: { table: "doc_team_assignment", teamIdType: "uuid" } });
+    const id = "0b6f1c2e-8d3a-4c5b-9e7f-1a2b3c4d5e6f";
+    const refused = (selectTeamIds: string) => {
+      try {
+        planList(uuidTeams, { selectTeamIds });
+      } catch (error) {
+        return error as ListQueryError;
+      }
+      throw new Error(`expected ${selectTeamIds} to be refused`);
+    };
+    for (const [value, says] of [
+      ["nope", "'nope' is not a team id"],
+      [`${id},Marketing team`, "'Marketing team' is not a team id"],
+      [`${id}:true`, "teamId:readOnly"],
+    ]) {
+      const error = refused(value);
+      expect(error).toBeInstanceOf(InvalidListParameterError);
+      expect(error.key).toBe("selectTeamIds.error.invalid");
+      expect(error.message).toContain(says);
+      expect(error.details).toMatchObject({ parameter: "selectTeamIds", value });
+    }
+    expect(planList(uuidTeams, { selectTeamIds: ` ${id.toUpperCase()} , ${id}` }).filters).toHaveLength(1);
+    // Text team ids hold anything: nothing to refuse.
+    expect(plan({ selectTeamIds: "Marketing team" }).filters).toHaveLength(1);
   });
 });
 

@@ -12,11 +12,9 @@ import { callerCannotWrite } from "./caller.js";
 import { resolveFilteredFolderSearch } from "../folders/filtered-folder-search.js";
 import { fileNotFound } from "./file-repository.js";
 import type { FileDeps } from "./file-deps.js";
-import { checkSelectTeamIds } from "../teams/select-team-ids.js";
 
 export async function listFiles(ctx: HandlerContext, deps: FileDeps, query: ListQuery | undefined, extend?: (qb: Knex.QueryBuilder) => void) {
   const auth = requireAuth(ctx);
-  checkSelectTeamIds(fileResource, query?.selectTeamIds);
   // Two independent lookups (the filtered-folder check, the caller's teams): one round trip, not two.
   const [filtered, teams] = await Promise.all([resolveFilteredFolderSearch(deps.knex, deps.storedFolders, auth.scope, query), deps.teams.access?.(auth)]);
   const resolved = filtered.query;

@@ -12,11 +12,9 @@ import { callerCannotWrite } from "../files/caller.js";
 import { folderNotFound } from "./folder-repository.js";
 import { completeFilteredFolders } from "./filtered-folder-counts.js";
 import type { FileDeps } from "../files/file-deps.js";
-import { checkSelectTeamIds } from "../teams/select-team-ids.js";
 
 export async function listFolders(ctx: HandlerContext, deps: FileDeps, query: ListQuery | undefined, extend?: (qb: Knex.QueryBuilder) => void) {
   const auth = requireAuth(ctx);
-  checkSelectTeamIds(fileFolderResource, query?.selectTeamIds);
   const select = withDefaultExtras(query?.select, FOLDER_DEFAULT_EXTRAS);
   const q = { ...query, select, includeReadOnlyInfo: query?.includeReadOnlyInfo || selectsField(select, "readOnly") } as ListQuery;
   const teams = await deps.teams.access?.(auth);

@@ -48,7 +48,7 @@ export function planList(resource: ResourceRegistry, params: ListParams = {}, op
         ? parseFilter(params.quickFilter, { parameter: "quickFilter" })
         : params.quickFilter;
   const teamIds = parseTeamIds(params.selectTeamIds);
-  const teamSelection = teamSelectionFilter(resource, teamIds, parseBooleanParameter("includeResourcesWithoutTeam", params.includeResourcesWithoutTeam));
+  const teamSelection = teamSelectionFilter(resource, teamIds, parseBooleanParameter("includeResourcesWithoutTeam", params.includeResourcesWithoutTeam), params.selectTeamIds);
 
   const filters: CompiledFilter[] = [];
   if (search) filters.push(compileFilter(resource, search, { parameter: "search", aliasPrefix: "_f" }));

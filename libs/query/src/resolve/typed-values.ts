@@ -64,6 +64,11 @@ function timestampValue(text: string): number {
   return value;
 }
 
+/** Whether an id column of this type can hold `text` at all. */
+export function canHoldId(sqlType: IdSqlType, text: string): boolean {
+  return idValue(sqlType, text).ok;
+}
+
 /** Ids are opaque: one the column type cannot hold matches nothing rather than failing. */
 function idValue(sqlType: IdSqlType, text: string): TypedValue {
   switch (sqlType) {
