@@ -930,7 +930,9 @@ export const UserService: GenService<{
     output: typeof GetMeResponseSchema;
   },
   /**
-   * Email and name only.
+   * Email and name only, of one tenant: an unpaged array. An ADMIN names the tenant with
+   * customerId (400 customer.error.customerIdRequired without it, or with -1); a network owner
+   * without customerId gets its network's users, other roles their own tenant's.
    *
    * @generated from rpc signage.core.v1.UserService.ListSimpleUsers
    */
