@@ -73,7 +73,7 @@ export async function insertFile(trx: Db, input: NewFileInput, newId: IdGenerato
   const name = checkFileName(input.name);
   checkValidity(input.validFrom, input.validTo);
   const folder = input.fileFolderId
-    ? await requireStoredFolder(trx, input.customerId, input.fileFolderId)
+    ? await requireStoredFolder(trx, input.customerId, input.fileFolderId, "share")
     : await rootFolderOf(trx, input.customerId, newId);
   const [row] = await trx<FileRow>("file")
     .insert({

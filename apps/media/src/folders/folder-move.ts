@@ -18,8 +18,8 @@ export async function moveBatch(ctx: HandlerContext, deps: FileDeps, targetId: s
   const customerId = batchTenant(auth);
   if (!targetId?.trim()) throw serviceError(Code.InvalidArgument, "fileFolder.error.targetRequired", "targetFolder.id is required", { parameter: "targetFolder" });
   await deps.knex.transaction(async (trx) => {
-    const target = await requireStoredFolder(trx, customerId, targetId.trim());
-    await trx("file_folder").where({ id: target.id }).forUpdate().first();
+    // Locked as it is read: a concurrent delete of the target is waited for (then 404), its path is current.
+    const target = await requireStoredFolder(trx, customerId, targetId.trim(), true);
     const files = [];
     for (const id of unique(batch.fileIds)) files.push(await requireFile(trx, customerId, id, true));
     const folders = [];

@@ -19,24 +19,37 @@ export function folderNotFound(id: string) {
 }
 
 /** The folder in one of the scope's tenants, or undefined. `forUpdate` locks the row. */
-export async function findFolder(db: Db, scope: Scope | number, id: string, forUpdate = false): Promise<FolderRow | undefined> {
+/**
+ * `lock` holds the row until the transaction ends: `true` FOR UPDATE (the folder itself changes),
+ * "share" FOR SHARE (something is put into it: a delete or move of the folder waits, or is waited
+ * for and then seen: gone, or at its new path).
+ */
+export type FolderLock = boolean | "share";
+
+export async function findFolder(db: Db, scope: Scope | number, id: string, lock: FolderLock = false): Promise<FolderRow | undefined> {
   if (!isUuid(id)) return undefined;
   const q = db<FolderRow>("file_folder").where({ id });
   if (typeof scope === "number") q.where({ customer_id: scope });
   else if (scope.kind === "tenants") q.whereIn("customer_id", [...scope.customerIds]);
-  if (forUpdate) q.forUpdate();
+  if (lock === true) q.forUpdate();
+  else if (lock === "share") q.forShare();
   return (await q.first()) as FolderRow | undefined;
 }
 
-export async function requireFolder(db: Db, scope: Scope | number, id: string, forUpdate = false): Promise<FolderRow> {
-  const row = await findFolder(db, scope, id, forUpdate);
+export async function requireFolder(db: Db, scope: Scope | number, id: string, lock: FolderLock = false): Promise<FolderRow> {
+  const row = await findFolder(db, scope, id, lock);
   if (!row) throw folderNotFound(id);
   return row;
 }
 
-/** A folder files can live in: stored (regular or synced), not a filtered one. */
-export async function requireStoredFolder(db: Db, customerId: number, id: string): Promise<FolderRow> {
-  const row = await requireFolder(db, customerId, id);
+/**
+ * A folder files can live in: stored (regular or synced), not a filtered one. The transaction
+ * that puts files into it locks it ("share" for inserts, `true` for moves): otherwise a file
+ * committed while its folder is deleted went with the folder's cascade, unannounced and with
+ * its bytes left behind, and one moved there failed on the foreign key (500).
+ */
+export async function requireStoredFolder(db: Db, customerId: number, id: string, lock: FolderLock = false): Promise<FolderRow> {
+  const row = await requireFolder(db, customerId, id, lock);
   if (row.file_folder_type !== FOLDER_TYPE_STORED) {
     throw serviceError(Code.InvalidArgument, "fileFolder.error.filteredFolder", "A filtered folder only shows the files its quick filter selects; it cannot hold files or folders", { fileFolderId: id });
   }
