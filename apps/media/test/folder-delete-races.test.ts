@@ -2,14 +2,26 @@
 // lost on the way: a file an upload commits into the subtree while the delete runs is
 // deleted like the others (announced in media.file.deleted, its bytes scheduled for
 // removal), not dropped by the database's cascade unannounced with its bytes left behind;
-// an upload or a move that reaches a folder already being deleted gets 404 once the delete
-// commits (a move used to fail on the foreign key: 500). The upload's transaction is driven directly (insertFile, as uploads call it) so that it
-// can be held open across the delete; the delete goes through the gateway over HTTP.
+// an upload, a move or a folder create that reaches a folder already being deleted gets 404
+// once the delete commits (a move or create used to fail on the foreign key: 500). Each waits on
+// a real lock (pg_blocking_pids), not on a guessed delay. The upload's transaction is driven directly (insertFile, as uploads call it) so that it
+// can be held open across the delete (and the service's deleteFolderTree, where the delete must be
+// the one held); everything else goes through the gateway over HTTP.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Knex } from "knex";
+import { newId } from "@signage/db";
+import { createOutbox } from "@signage/events";
+import { createLogger } from "@signage/platform";
+import { createWakeSignal } from "@signage/runtime";
 import { insertFile } from "../src/files/file-repository.js";
+import { deleteFolderTree } from "../src/folders/folder-delete.js";
+import { requireFolder } from "../src/folders/folder-repository.js";
+import { createStoredFolderMemo } from "../src/folders/stored-folder-memo.js";
+import { noBlobUrlsYet } from "../src/files/blob-cleanup.js";
+import { teamsNotAvailable } from "../src/files/team-hooks.js";
+import type { FileDeps } from "../src/files/file-deps.js";
 import { startLibrary, type Library, type Tenant } from "./files-support.js";
 
 let lib: Library;
@@ -22,35 +34,55 @@ beforeAll(async () => {
 afterAll(() => lib?.close());
 
 /**
- * Runs `work` in a transaction, then holds it open until `release()`, then runs `finish` in it
- * and commits; `done` settles with the commit.
+ * Runs `work` in a transaction, then holds it open until `release()`, then commits; `done`
+ * settles with the commit, `pid` is its backend (whose locks others may wait for).
  */
-function heldTransaction<T>(work: (trx: Knex.Transaction) => Promise<T>, finish: (trx: Knex.Transaction) => Promise<unknown> = async () => undefined) {
+function heldTransaction<T>(work: (trx: Knex.Transaction) => Promise<T>) {
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
-  let ready!: () => void;
-  const started = new Promise<void>((r) => (ready = r));
+  let ready!: (pid: number) => void;
+  const started = new Promise<number>((r) => (ready = r));
   const done = lib.knex.transaction(async (trx) => {
+    const { rows } = await trx.raw("SELECT pg_backend_pid() AS pid");
     const result = await work(trx);
-    ready();
+    ready(rows[0].pid);
     await gate;
-    await finish(trx);
     return result;
   });
-  done.catch(() => ready());
+  done.catch(() => ready(-1));
   return { started, release, done };
 }
 
-/** A folder delete's transaction held open after it locked the subtree, as deleteFolderTree locks it; released, it deletes the subtree and commits. */
-function heldFolderDelete(topId: string) {
-  const subtree = (trx: Knex.Transaction) => trx("file_folder").whereRaw("path @> ARRAY[?]::uuid[]", [topId]);
-  return heldTransaction(
-    (trx) => subtree(trx).orderBy("id").forUpdate().select("id"),
-    (trx) => subtree(trx).delete(),
-  );
+/** Resolves once another backend waits for a lock `pid` holds (no sleeping on a guess). */
+async function someoneWaitsFor(pid: number): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    const { rows } = await lib.knex.raw("SELECT count(*)::int AS n FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))", [pid]);
+    if (rows[0].n > 0) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`nobody waited for backend ${pid}`);
 }
 
-const settledWithin = (p: Promise<unknown>, ms: number) => Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), ms))]);
+const silent = createLogger({ name: "folder-delete-races", level: "silent" });
+const deps = (): FileDeps => ({
+  knex: lib.knex,
+  outbox: createOutbox({ knex: lib.knex, bus: lib.platform.bus }),
+  newId,
+  logger: silent,
+  teams: teamsNotAvailable,
+  store: { put: unused, get: unused, delete: unused } as never,
+  urls: noBlobUrlsYet,
+  storedFolders: createStoredFolderMemo(),
+  blobSweep: createWakeSignal(),
+});
+function unused(): never {
+  throw new Error("no store in these tests");
+}
+
+/** The service's folder delete (deleteFolderTree), done and held uncommitted until released. */
+function heldFolderDelete(folderId: string) {
+  return heldTransaction(async (trx) => deleteFolderTree(trx, deps(), await requireFolder(trx, t.id, folderId, true)));
+}
 
 describe("a folder delete and an upload into its subtree at the same time", () => {
   it("an upload committing while the delete runs: its file is deleted, announced and its bytes scheduled, like the others", async () => {
@@ -59,10 +91,10 @@ describe("a folder delete and an upload into its subtree at the same time", () =
     const before = await lib.file(t, { fileFolderId: sub.id, storageKey: `files/${t.id}/${randomUUID()}.png` });
     const lateKey = `files/${t.id}/${randomUUID()}.png`;
     const upload = heldTransaction((trx) => insertFile(trx, { customerId: t.id, name: "late.png", contentType: "image/png", size: 100, fileFolderId: sub.id, storageKey: lateKey }));
-    await upload.started;
+    const uploader = await upload.started;
     const deleting = lib.http.delete(`/api/fileFolder/${top.id}`, { token: t.editor.token });
     // The delete waits for the upload's transaction (it holds the folder) ...
-    expect(await settledWithin(deleting, 300)).toBe(false);
+    await someoneWaitsFor(uploader);
     upload.release();
     const late = await upload.done;
     // ... and then takes its file with the others.
@@ -78,14 +110,14 @@ describe("a folder delete and an upload into its subtree at the same time", () =
     const top = await lib.folder(t, t.rootId, `race-top-${randomUUID()}`);
     const sub = await lib.folder(t, top.id, "race-sub");
     const del = heldFolderDelete(top.id);
-    await del.started;
+    const deleter = await del.started;
     const outcome = lib.knex
       .transaction((trx) => insertFile(trx, { customerId: t.id, name: "too-late.png", contentType: "image/png", size: 100, fileFolderId: sub.id }))
       .then(
         () => "stored" as const,
         (error: ConnectError) => error,
       );
-    expect(await settledWithin(outcome, 300)).toBe(false);
+    await someoneWaitsFor(deleter);
     del.release();
     await del.done;
     const error = await outcome;
@@ -100,14 +132,29 @@ describe("a folder delete and an upload into its subtree at the same time", () =
     const sub = await lib.folder(t, top.id, "race-sub");
     const file = await lib.file(t);
     const del = heldFolderDelete(top.id);
-    await del.started;
+    const deleter = await del.started;
     const moving = lib.http.post("/api/fileFolder/moveBatchToFolder", { token: t.editor.token, body: { targetFolder: { id: sub.id }, fileIds: [file.id] } });
-    expect(await settledWithin(moving, 300)).toBe(false);
+    await someoneWaitsFor(deleter);
     del.release();
     await del.done;
     const moved = await moving;
     expect(moved.status, moved.text).toBe(404);
     expect(moved.body).toMatchObject({ status: 404, key: "fileFolder.error.notFound" });
     expect(await lib.knex("file").where({ id: file.id }).first("file_folder_id")).toEqual({ file_folder_id: t.rootId });
+  });
+
+  it("a folder created in a folder the delete holds waits for it, then is 404 fileFolder.error.notFound (not a 500)", async () => {
+    const top = await lib.folder(t, t.rootId, `race-top-${randomUUID()}`);
+    const sub = await lib.folder(t, top.id, "race-sub");
+    const del = heldFolderDelete(top.id);
+    const deleter = await del.started;
+    const creating = lib.http.post("/api/fileFolder/", { token: t.editor.token, query: { parentId: sub.id, name: "too-late" } });
+    await someoneWaitsFor(deleter);
+    del.release();
+    await del.done;
+    const created = await creating;
+    expect(created.status, created.text).toBe(404);
+    expect(created.body).toMatchObject({ status: 404, key: "fileFolder.error.notFound" });
+    expect(await lib.knex("file_folder").where({ name: "too-late", customer_id: t.id })).toEqual([]);
   });
 });

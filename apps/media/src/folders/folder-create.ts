@@ -52,7 +52,8 @@ export async function createFolder(ctx: HandlerContext, deps: FileDeps, input: N
   if (filtered) await requireFileQuickFilter(ctx, deps, input.quickFilterId!.trim(), customerId);
   const id = deps.newId();
   await deps.knex.transaction(async (trx) => {
-    const parent = await requireStoredFolder(trx, customerId, parentId);
+    // Held until commit: a delete or move of the parent is waited for (then 404, or the new path), or waits for this.
+    const parent = await requireStoredFolder(trx, customerId, parentId, "share");
     await deps.teams.assertWritable(trx, auth, "fileFolder", [parent.id]);
     await assertMayCreateInRoot(deps.teams, auth, parent.parent_id === null);
     await trx("file_folder").insert({

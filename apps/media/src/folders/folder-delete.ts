@@ -22,9 +22,9 @@ export function rootNotDeletable(id: string) {
 export async function deleteFolderTree(trx: Knex.Transaction, deps: FileDeps, folder: FolderRow): Promise<DeletedFileBlob[]> {
   if (folder.parent_id === null) throw rootNotDeletable(folder.id);
   const customerId = customerIdOf(folder);
-  // The subtree's folders first (in id order, as any other subtree delete takes them): an upload
-  // into one of them that is mid-transaction commits before the files below are read (so its file
-  // is deleted, announced and its bytes scheduled like the others), a later one finds it gone.
+  // The subtree's folders first: an upload or folder create into one of them that is
+  // mid-transaction commits before the files below are read (so its file is deleted, announced
+  // and its bytes scheduled like the others); a later one waits, then finds the folder gone (404).
   await trx("file_folder").where({ customer_id: customerId }).whereRaw("path @> ARRAY[?]::uuid[]", [folder.id]).orderBy("id").forUpdate().select("id");
   const blobs = await deleteFilesUnder(trx, deps.teams, customerId, folder.id);
   const folders: { id: string; quick_filter_id: string | null }[] = await trx("file_folder")

@@ -18,14 +18,14 @@ export function folderNotFound(id: string) {
   return serviceError(Code.NotFound, "fileFolder.error.notFound", `File folder '${id}' not found`, { fileFolderId: id });
 }
 
-/** The folder in one of the scope's tenants, or undefined. `forUpdate` locks the row. */
 /**
- * `lock` holds the row until the transaction ends: `true` FOR UPDATE (the folder itself changes),
- * "share" FOR SHARE (something is put into it: a delete or move of the folder waits, or is waited
- * for and then seen: gone, or at its new path).
+ * How a read holds the folder row until the transaction ends: `true` FOR UPDATE (the folder
+ * itself changes, or files are moved into it), "share" FOR SHARE (a file or folder is created in
+ * it: a delete or move of the folder waits, or is waited for and then seen: gone, or at its new path).
  */
 export type FolderLock = boolean | "share";
 
+/** The folder in one of the scope's tenants, or undefined. */
 export async function findFolder(db: Db, scope: Scope | number, id: string, lock: FolderLock = false): Promise<FolderRow | undefined> {
   if (!isUuid(id)) return undefined;
   const q = db<FolderRow>("file_folder").where({ id });
@@ -44,7 +44,7 @@ export async function requireFolder(db: Db, scope: Scope | number, id: string, l
 
 /**
  * A folder files can live in: stored (regular or synced), not a filtered one. The transaction
- * that puts files into it locks it ("share" for inserts, `true` for moves): otherwise a file
+ * that puts files or folders into it locks it ("share" for creates, `true` for moves): otherwise a file
  * committed while its folder is deleted went with the folder's cascade, unannounced and with
  * its bytes left behind, and one moved there failed on the foreign key (500).
  */
