@@ -9,6 +9,7 @@ import { createService, serverTracingInterceptor, type Logger, type Service } fr
 import type { ProcessKeys } from "./keys.js";
 import { createPeers, type Peers } from "./peers/peers.js";
 import { missingCustomerInterceptor } from "./errors/missing-customer-interceptor.js";
+import { concurrentWriteInterceptor } from "./errors/concurrent-write-interceptor.js";
 import { listQueryErrorInterceptor } from "./list/list-error-interceptor.js";
 import type { ModuleInstance, ServiceModule } from "./service-module.js";
 
@@ -71,6 +72,7 @@ export async function startModule(module: ServiceModule, infra: SharedInfra): Pr
       }),
       listQueryErrorInterceptor,
       missingCustomerInterceptor,
+      concurrentWriteInterceptor,
     ],
     shutdownTimeoutMs: infra.shutdownTimeoutMs,
     maxConnectionAgeMs: infra.maxConnectionAgeMs,

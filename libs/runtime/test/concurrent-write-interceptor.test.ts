@@ -1,0 +1,63 @@
+// A transaction PostgreSQL rolls back because of a concurrent one (a real deadlock between two
+// connections here) reaches the caller as 409-mapped Aborted with a clear "retry", not a 500.
+import knexFactory, { type Knex } from "knex";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Code, ConnectError, createContextValues, type UnaryRequest } from "@connectrpc/connect";
+import { createTestDatabase, type TestDatabase } from "@signage/db";
+import { concurrentWriteInterceptor } from "../src/errors/concurrent-write-interceptor.js";
+
+let db: TestDatabase;
+let knex: Knex;
+
+beforeAll(async () => {
+  db = await createTestDatabase({ prefix: "runtime_conflict" });
+  knex = knexFactory({ client: "pg", connection: db.url, pool: { min: 0, max: 4 } });
+  await knex.schema.createTable("row", (t) => t.integer("id").primary());
+  await knex("row").insert([{ id: 1 }, { id: 2 }]);
+});
+afterAll(async () => {
+  await knex?.destroy();
+  await db?.drop();
+});
+
+/** Two transactions locking rows 1 and 2 in opposite orders: PostgreSQL breaks the cycle by failing one. */
+async function deadlock(): Promise<unknown> {
+  let bothHoldOne!: () => void;
+  let held = 0;
+  const holding = new Promise<void>((r) => (bothHoldOne = r));
+  const run = (first: number, second: number) =>
+    knex.transaction(async (trx) => {
+      await trx("row").where({ id: first }).forUpdate();
+      if (++held === 2) bothHoldOne();
+      await holding;
+      await trx("row").where({ id: second }).forUpdate();
+    });
+  const outcomes = await Promise.allSettled([run(1, 2), run(2, 1)]);
+  const failed = outcomes.find((o) => o.status === "rejected");
+  if (!failed || failed.status !== "rejected") throw new Error("expected one transaction to be rolled back");
+  return failed.reason;
+}
+
+const request = { contextValues: createContextValues(), header: new Headers() } as unknown as UnaryRequest;
+
+describe("concurrentWriteInterceptor", () => {
+  it("a deadlock's rollback is Aborted (HTTP 409) request.error.concurrentUpdate, saying to retry", async () => {
+    const error = await deadlock();
+    expect((error as { code?: string }).code).toBe("40P01");
+    const call = concurrentWriteInterceptor(async () => {
+      throw error;
+    });
+    const thrown = await call(request).catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(ConnectError);
+    expect((thrown as ConnectError).code).toBe(Code.Aborted);
+    expect((thrown as ConnectError).rawMessage).toMatch(/concurrent change.*nothing was changed.*Retry/);
+  });
+
+  it("other errors pass through unchanged", async () => {
+    const other = Object.assign(new Error("unique"), { code: "23505" });
+    const call = concurrentWriteInterceptor(async () => {
+      throw other;
+    });
+    expect(await call(request).catch((e: unknown) => e)).toBe(other);
+  });
+});
