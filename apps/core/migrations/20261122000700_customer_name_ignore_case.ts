@@ -8,7 +8,9 @@ import type { Knex } from "knex";
 export async function up(knex: Knex): Promise<void> {
   // Customers whose names already differ only in case would make the index fail with a bare
   // "could not create unique index": name them, and leave renaming to an operator (a migration
-  // must not rename tenants on its own).
+  // must not rename tenants on its own). The table is held against writes first: a replica of
+  // the previous version still serving could otherwise add "acme" between this check and the index.
+  await knex.raw("LOCK TABLE customer IN SHARE MODE");
   const { rows } = await knex.raw<{ rows: Array<{ ids: string[]; names: string[] }> }>(
     "SELECT array_agg(id::text ORDER BY id) AS ids, array_agg(name ORDER BY id) AS names FROM customer GROUP BY lower(name) HAVING count(*) > 1 ORDER BY min(id) LIMIT 20",
   );
