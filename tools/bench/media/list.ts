@@ -20,6 +20,7 @@ import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TestPlatfor
 import { captureSql, type Statement } from "../support/capture-sql.js";
 import { createRemoteGet } from "../support/remote-get.js";
 import { startBareSqlServer } from "../support/bare-sql-server.js";
+import type { PgConnection, PgPool } from "../support/pg-pool.js";
 
 const FILES = 100_000;
 const TOP_FOLDERS = 10;
@@ -168,14 +169,11 @@ async function showSql(knex: Knex, statements: Statement[], explain: boolean): P
   }
 }
 
-type PgConnection = { query(sql: string, values: unknown[]): Promise<unknown> };
-
-type PgPool = { acquireConnection(): Promise<PgConnection>; releaseConnection(c: unknown): Promise<void> };
 const held: { pool: PgPool; connection: PgConnection }[] = [];
 
 /** Replays `statements` in order on one connection taken from media's pool and held until `releaseDirect`. */
 async function directRun(knex: Knex, statements: Statement[]): Promise<() => Promise<unknown[]>> {
-  const pool = knex.client as PgPool;
+  const pool = knex.client as unknown as PgPool;
   const connection = await pool.acquireConnection();
   held.push({ pool, connection });
   return async () => {

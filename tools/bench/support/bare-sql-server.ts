@@ -6,6 +6,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Knex } from "knex";
 import type { Statement } from "./capture-sql.js";
+import type { PgPool } from "./pg-pool.js";
 
 export interface BareSqlServer {
   url: string;
@@ -13,11 +14,19 @@ export interface BareSqlServer {
 }
 
 export async function startBareSqlServer(knex: Knex, statements: Statement[]): Promise<BareSqlServer> {
-  // Knex's raw takes "?" placeholders; the captured statements carry pg's "$n" in order.
-  const runnable = statements.map((s) => ({ sql: s.sql.replace(/\$\d+/g, "?"), bindings: s.bindings as readonly Knex.RawBinding[] }));
+  // The pool's own pg connections run the statements exactly as captured ($n placeholders).
+  const pool = knex.client as unknown as PgPool;
+  const run = async (s: Statement) => {
+    const connection = await pool.acquireConnection();
+    try {
+      return await connection.query(s.sql, s.bindings);
+    } finally {
+      await pool.releaseConnection(connection);
+    }
+  };
   const server = createServer((_req, res) => {
-    Promise.all(runnable.map((s) => knex.raw(s.sql, s.bindings))).then(
-      (results: { rows: unknown[] }[]) => {
+    Promise.all(statements.map(run)).then(
+      (results) => {
         res.setHeader("content-type", "application/json");
         res.end(JSON.stringify(results.map((r) => r.rows)));
       },
