@@ -33,12 +33,32 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs: number): P
   throw new Error(`cluster not ready after ${timeoutMs} ms`);
 }
 
+/**
+ * Ports the cluster listens on: below Linux's ephemeral range (32768-60999), where the tests'
+ * own client sockets (pg, NATS, HTTP) take their local ports, so only another cluster started
+ * at the same moment can hold one; `startCluster` then tries again on others.
+ */
+function pickBasePort(): number {
+  return 20000 + 20 * Math.floor(Math.random() * 600);
+}
+
+const ATTEMPTS = 3;
+
 export async function startCluster(extraEnv: Record<string, string> = {}): Promise<Cluster> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startClusterOn(pickBasePort(), extraEnv);
+    } catch (e) {
+      if (attempt >= ATTEMPTS || !(e as Error).message.includes("EADDRINUSE")) throw e;
+    }
+  }
+}
+
+async function startClusterOn(basePort: number, extraEnv: Record<string, string>): Promise<Cluster> {
   const db: TestDatabase = await createTestDatabase({ prefix: "e2e" });
   const suffix = Math.random().toString(36).slice(2, 8);
   const stream = `E2E_${suffix.toUpperCase()}`;
   const dataDir = mkdtempSync(join(tmpdir(), "signage-e2e-"));
-  const basePort = 41000 + Math.floor(Math.random() * 8000);
   const gatewayPort = basePort + 10;
   let log = "";
   const child = spawn(process.execPath, ["--import", "tsx", "tools/dev/cluster.ts"], {
