@@ -9,7 +9,7 @@ import type { Peers } from "@signage/runtime";
 import { storageSizeOf } from "./core-customer.js";
 import { writeTenant } from "./caller.js";
 import type { FileDeps } from "./file-deps.js";
-import { usedBytes } from "../uploads/quota.js";
+import { usedBytes } from "../storage-usage/storage-usage-query.js";
 
 export async function storageStatistics(ctx: HandlerContext, deps: FileDeps, peers: Peers | undefined) {
   const auth = requireAuth(ctx);

@@ -1,5 +1,6 @@
-// Bytes of uploaded files per customer: one query for every id asked,
-// restricted to the caller's scope on the customer id.
+// Bytes of uploaded files per customer, as the database keeps their total (storage_usage,
+// migration 20261126000000): one row per customer, never a sum over the files. For many
+// customers in the caller's scope (core's GetStorageUsage), or one (quota, statistics).
 import type { Knex } from "knex";
 import { applyScope, type Scope } from "@signage/auth";
 
@@ -16,4 +17,10 @@ export async function filesBytesByCustomer(knex: Knex, scope: Scope, customerIds
   const rows = (await applyScope(query, scope, "storage_usage.customer_id")) as { customer_id: string | number; bytes: string | number | null }[];
   for (const row of rows) usage.set(Number(row.customer_id), BigInt(row.bytes ?? 0));
   return usage;
+}
+
+/** Bytes of the customer's files (0 before its first file). */
+export async function usedBytes(db: Knex | Knex.Transaction, customerId: number): Promise<number> {
+  const row: { files_bytes: string | number } | undefined = await db("storage_usage").where({ customer_id: customerId }).first("files_bytes");
+  return Number(row?.files_bytes ?? 0);
 }

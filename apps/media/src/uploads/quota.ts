@@ -11,6 +11,7 @@
 // row, so together they never go past the quota.
 import type { HandlerContext } from "@connectrpc/connect";
 import type { Knex } from "knex";
+import { usedBytes } from "../storage-usage/storage-usage-query.js";
 import { storageSizeOf } from "../files/core-customer.js";
 import { insufficientStorage } from "./upload-errors.js";
 import type { UploadDeps } from "./upload-deps.js";
@@ -18,12 +19,6 @@ import type { UploadDeps } from "./upload-deps.js";
 export interface Quota {
   limit: number | undefined;
   used: number;
-}
-
-/** Bytes of the customer's files (0 before its first file). */
-export async function usedBytes(db: Knex | Knex.Transaction, customerId: number): Promise<number> {
-  const row: { files_bytes: string | number } | undefined = await db("storage_usage").where({ customer_id: customerId }).first("files_bytes");
-  return Number(row?.files_bytes ?? 0);
 }
 
 export async function storageQuota(ctx: HandlerContext, deps: UploadDeps, customerId: number): Promise<Quota> {
