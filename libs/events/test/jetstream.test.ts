@@ -35,6 +35,19 @@ describe("jetstream specifics", () => {
     expect((await w.jsm.streams.info(w.streamName)).config.duplicate_window).toBe(60_000 * 1e6);
   });
 
+  it("deleteStreamOnClose: close() deletes the bus's own stream (tests on a shared server leave none behind); without it the stream stays", async () => {
+    const w = await world();
+    const streamNames = async () => {
+      const names: string[] = [];
+      for await (const s of w.jsm.streams.list()) names.push(s.config.name);
+      return names;
+    };
+    await (await w.bus()).close();
+    expect(await streamNames()).toContain(w.streamName);
+    await (await w.bus({ deleteStreamOnClose: true })).close();
+    expect(await streamNames()).not.toContain(w.streamName);
+  });
+
   it("publishes to <prefix>.<type> with Nats-Msg-Id and traceparent headers", async () => {
     const w = await world();
     const bus = await w.bus();

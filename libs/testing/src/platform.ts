@@ -92,5 +92,5 @@ export async function startPlatform(options: PlatformOptions): Promise<TestPlatf
 async function createBus(kind: "inprocess" | "jetstream"): Promise<EventBus> {
   if (kind === "inprocess") return createInProcessBus();
   const stream = `TEST_${randomUUID().replaceAll("-", "").slice(0, 12).toUpperCase()}`;
-  return createJetStreamBus({ servers: process.env.NATS_URL ?? "nats://127.0.0.1:4222", streamName: stream, subjectPrefix: stream.toLowerCase(), nakDelayMs: 50 });
+  return createJetStreamBus({ servers: process.env.NATS_URL ?? "nats://127.0.0.1:4222", streamName: stream, subjectPrefix: stream.toLowerCase(), nakDelayMs: 50, deleteStreamOnClose: true });
 }

@@ -35,6 +35,11 @@ export interface JetStreamBusOptions {
   replicas?: number;
   /** Connection name shown in NATS monitoring. */
   name?: string;
+  /**
+   * The stream is this bus's alone and goes with it: `close()` deletes it. For tests on a shared
+   * NATS server, which would otherwise keep one stream per run. Never for a service's stream.
+   */
+  deleteStreamOnClose?: boolean;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -119,6 +124,7 @@ export async function createJetStreamBus(opts: JetStreamBusOptions): Promise<Eve
     close() {
       closing ??= (async () => {
         await Promise.all([...subscriptions].map((s) => s.stop()));
+        if (opts.deleteStreamOnClose && !nc.isClosed()) await jsm.streams.delete(streamName).catch((err) => logger.warn({ err, streamName }, "could not delete the stream"));
         // drain() flushes pending acks before the socket closes.
         if (!nc.isClosed()) await nc.drain();
       })();
