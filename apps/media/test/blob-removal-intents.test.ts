@@ -11,16 +11,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tenantScope } from "@signage/auth";
 import { newId } from "@signage/db";
-import { createOutbox } from "@signage/events";
-import { createLogger } from "@signage/platform";
 import { createFilesystemBlobStore, type BlobStore } from "@signage/storage";
 import type { StreamedBodyPart } from "@signage/contracts/signage/common/v1/stream_pb";
 import { recordBlobIntents, scheduleBlobRemoval, sweepBlobIntents } from "../src/storage/index.js";
 import { deleteFileRows, INLINE_BLOB_REMOVALS, removeDeletedBlobsAfterResponse } from "../src/files/file-delete.js";
 import type { FileDeps } from "../src/files/file-deps.js";
-import { createStoredFolderMemo } from "../src/folders/stored-folder-memo.js";
-import { createWakeSignal, type WakeSignal } from "@signage/runtime";
-import { noBlobUrlsYet } from "../src/files/blob-cleanup.js";
+import { type WakeSignal } from "@signage/runtime";
 import { teamsNotAvailable } from "../src/files/team-hooks.js";
 import { deleteFolderTree } from "../src/folders/folder-delete.js";
 import { sweepOutdatedFiles } from "../src/validity/validity-sweep.js";
@@ -30,6 +26,7 @@ import { storePackage } from "../src/custom-apps/package-store.js";
 import { DEFAULT_ZIP_LIMITS } from "../src/custom-apps/package/zip-limits.js";
 import { eventually } from "@signage/testing";
 import { multipart, png, startUploadPlatform, type UploadTenant } from "./uploads-support.js";
+import { serviceDeps } from "./support/service-deps.js";
 import { widgetZip } from "./support/custom-apps-zip.js";
 import { packageForm } from "./support/custom-apps-platform.js";
 
@@ -47,11 +44,9 @@ afterAll(() => env?.close());
 
 const knex = () => env.platform.knexOf("media");
 const HOUR = 60 * 60 * 1000;
-const silent = createLogger({ name: "blob-removal-test", level: "silent" });
 
-function depsWith(blobs: BlobStore, blobSweep: WakeSignal = createWakeSignal()): FileDeps {
-  // Not started: the module's relay publishes what this outbox stores in the same table.
-  return { knex: knex(), outbox: createOutbox({ knex: knex(), bus: env.platform.bus }), newId, logger: silent, teams: teamsNotAvailable, store: blobs, urls: noBlobUrlsYet, storedFolders: createStoredFolderMemo(), blobSweep };
+function depsWith(blobs: BlobStore, blobSweep?: WakeSignal): FileDeps {
+  return serviceDeps(knex(), env.platform.bus, blobs, blobSweep);
 }
 
 /** A store whose delete fails the first time for each key (and for each folder key). */

@@ -11,18 +11,11 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Knex } from "knex";
-import { newId } from "@signage/db";
-import { createOutbox } from "@signage/events";
-import { createLogger } from "@signage/platform";
-import { createWakeSignal } from "@signage/runtime";
 import { insertFile } from "../src/files/file-repository.js";
 import { deleteFolderTree } from "../src/folders/folder-delete.js";
 import { requireFolder } from "../src/folders/folder-repository.js";
-import { createStoredFolderMemo } from "../src/folders/stored-folder-memo.js";
-import { noBlobUrlsYet } from "../src/files/blob-cleanup.js";
-import { teamsNotAvailable } from "../src/files/team-hooks.js";
-import type { FileDeps } from "../src/files/file-deps.js";
 import { startLibrary, type Library, type Tenant } from "./files-support.js";
+import { noStore, serviceDeps } from "./support/service-deps.js";
 
 let lib: Library;
 let t: Tenant;
@@ -63,25 +56,20 @@ async function someoneWaitsFor(pid: number): Promise<void> {
   throw new Error(`nobody waited for backend ${pid}`);
 }
 
-const silent = createLogger({ name: "folder-delete-races", level: "silent" });
-const deps = (): FileDeps => ({
-  knex: lib.knex,
-  outbox: createOutbox({ knex: lib.knex, bus: lib.platform.bus }),
-  newId,
-  logger: silent,
-  teams: teamsNotAvailable,
-  store: { put: unused, get: unused, delete: unused } as never,
-  urls: noBlobUrlsYet,
-  storedFolders: createStoredFolderMemo(),
-  blobSweep: createWakeSignal(),
-});
-function unused(): never {
-  throw new Error("no store in these tests");
-}
-
 /** The service's folder delete (deleteFolderTree), done and held uncommitted until released. */
 function heldFolderDelete(folderId: string) {
-  return heldTransaction(async (trx) => deleteFolderTree(trx, deps(), await requireFolder(trx, t.id, folderId, true)));
+  return heldTransaction(async (trx) => deleteFolderTree(trx, serviceDeps(lib.knex, lib.platform.bus, noStore), await requireFolder(trx, t.id, folderId, true)));
+}
+
+/** Starts `request` while the delete of `folderId` holds its subtree, lets the delete commit once the request waits on it, and returns the request's outcome. */
+async function whileFolderDeleteHolds<T>(folderId: string, request: () => Promise<T>): Promise<T> {
+  const del = heldFolderDelete(folderId);
+  const deleter = await del.started;
+  const outcome = request();
+  await someoneWaitsFor(deleter);
+  del.release();
+  await del.done;
+  return outcome;
 }
 
 describe("a folder delete and an upload into its subtree at the same time", () => {
@@ -109,18 +97,14 @@ describe("a folder delete and an upload into its subtree at the same time", () =
   it("an upload reaching a folder the delete holds waits for it, then gets 404 fileFolder.error.notFound; nothing of it is stored", async () => {
     const top = await lib.folder(t, t.rootId, `race-top-${randomUUID()}`);
     const sub = await lib.folder(t, top.id, "race-sub");
-    const del = heldFolderDelete(top.id);
-    const deleter = await del.started;
-    const outcome = lib.knex
-      .transaction((trx) => insertFile(trx, { customerId: t.id, name: "too-late.png", contentType: "image/png", size: 100, fileFolderId: sub.id }))
-      .then(
-        () => "stored" as const,
-        (error: ConnectError) => error,
-      );
-    await someoneWaitsFor(deleter);
-    del.release();
-    await del.done;
-    const error = await outcome;
+    const error = await whileFolderDeleteHolds(top.id, () =>
+      lib.knex
+        .transaction((trx) => insertFile(trx, { customerId: t.id, name: "too-late.png", contentType: "image/png", size: 100, fileFolderId: sub.id }))
+        .then(
+          () => "stored" as const,
+          (e: ConnectError) => e,
+        ),
+    );
     expect(error).toBeInstanceOf(ConnectError);
     expect((error as ConnectError).code).toBe(Code.NotFound);
     expect((error as ConnectError).rawMessage).toBe(`File folder '${sub.id}' not found`);
@@ -131,13 +115,9 @@ describe("a folder delete and an upload into its subtree at the same time", () =
     const top = await lib.folder(t, t.rootId, `race-top-${randomUUID()}`);
     const sub = await lib.folder(t, top.id, "race-sub");
     const file = await lib.file(t);
-    const del = heldFolderDelete(top.id);
-    const deleter = await del.started;
-    const moving = lib.http.post("/api/fileFolder/moveBatchToFolder", { token: t.editor.token, body: { targetFolder: { id: sub.id }, fileIds: [file.id] } });
-    await someoneWaitsFor(deleter);
-    del.release();
-    await del.done;
-    const moved = await moving;
+    const moved = await whileFolderDeleteHolds(top.id, () =>
+      lib.http.post("/api/fileFolder/moveBatchToFolder", { token: t.editor.token, body: { targetFolder: { id: sub.id }, fileIds: [file.id] } }),
+    );
     expect(moved.status, moved.text).toBe(404);
     expect(moved.body).toMatchObject({ status: 404, key: "fileFolder.error.notFound" });
     expect(await lib.knex("file").where({ id: file.id }).first("file_folder_id")).toEqual({ file_folder_id: t.rootId });
@@ -146,13 +126,7 @@ describe("a folder delete and an upload into its subtree at the same time", () =
   it("a folder created in a folder the delete holds waits for it, then is 404 fileFolder.error.notFound (not a 500)", async () => {
     const top = await lib.folder(t, t.rootId, `race-top-${randomUUID()}`);
     const sub = await lib.folder(t, top.id, "race-sub");
-    const del = heldFolderDelete(top.id);
-    const deleter = await del.started;
-    const creating = lib.http.post("/api/fileFolder/", { token: t.editor.token, query: { parentId: sub.id, name: "too-late" } });
-    await someoneWaitsFor(deleter);
-    del.release();
-    await del.done;
-    const created = await creating;
+    const created = await whileFolderDeleteHolds(top.id, () => lib.http.post("/api/fileFolder/", { token: t.editor.token, query: { parentId: sub.id, name: "too-late" } }));
     expect(created.status, created.text).toBe(404);
     expect(created.body).toMatchObject({ status: 404, key: "fileFolder.error.notFound" });
     expect(await lib.knex("file_folder").where({ name: "too-late", customer_id: t.id })).toEqual([]);

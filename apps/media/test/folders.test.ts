@@ -1,18 +1,11 @@
 // File folders over HTTP through the gateway (document 1 "File folder", "Endpoints / Folders").
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "@signage/platform";
-import { newId } from "@signage/db";
-import { createOutbox } from "@signage/events";
 import { startLibrary, type Library, type Tenant } from "./files-support.js";
+import { serviceDeps } from "./support/service-deps.js";
 import { sweepOutdatedFiles } from "../src/validity/validity-sweep.js";
-import { teamsNotAvailable } from "../src/files/team-hooks.js";
-import { noBlobUrlsYet } from "../src/files/blob-cleanup.js";
 import { createFilesystemBlobStore } from "@signage/storage";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { FileDeps } from "../src/files/file-deps.js";
-import { createStoredFolderMemo } from "../src/folders/stored-folder-memo.js";
-import { createWakeSignal } from "@signage/runtime";
 
 let lib: Library;
 let a: Tenant;
@@ -208,9 +201,7 @@ describe("validity sweep", () => {
     const current = await lib.file(a, { fileFolderId: clean.id, validTo: now + 3_600_000 });
     const open = await lib.file(a, { fileFolderId: clean.id });
     const elsewhere = await lib.file(a, { fileFolderId: plain.id, validTo: now - 1000 });
-    // Not started: the media module's relay publishes what this outbox stores in the same table.
-    const outbox = createOutbox({ knex: lib.knex, bus: lib.platform.bus });
-    const deps: FileDeps = { knex: lib.knex, outbox, newId, logger: createLogger({ name: "sweep-test", level: "silent" }), teams: teamsNotAvailable, store: createFilesystemBlobStore({ root: join(tmpdir(), "media-folders-sweep") }), urls: noBlobUrlsYet, storedFolders: createStoredFolderMemo(), blobSweep: createWakeSignal() };
+    const deps = serviceDeps(lib.knex, lib.platform.bus, createFilesystemBlobStore({ root: join(tmpdir(), "media-folders-sweep") }));
     const runs = await Promise.all([sweepOutdatedFiles(deps, now), sweepOutdatedFiles(deps, now), sweepOutdatedFiles(deps, now)]);
     expect(runs.reduce((n: number, r) => n + (r ?? 0), 0)).toBe(1);
     expect((await lib.knex("file").whereIn("id", [expired.id, current.id, open.id, elsewhere.id])).map((r: any) => r.id).sort()).toEqual([current.id, open.id, elsewhere.id].sort());
