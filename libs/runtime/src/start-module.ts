@@ -8,8 +8,7 @@ import { createOutbox, createOutboxTable, type EventBus } from "@signage/events"
 import { createService, serverTracingInterceptor, type Logger, type Service } from "@signage/platform";
 import type { ProcessKeys } from "./keys.js";
 import { createPeers, type Peers } from "./peers/peers.js";
-import { missingCustomerInterceptor } from "./errors/missing-customer-interceptor.js";
-import { concurrentWriteInterceptor } from "./errors/concurrent-write-interceptor.js";
+import { databaseErrorsInterceptor } from "./errors/database-errors-interceptor.js";
 import { listQueryErrorInterceptor } from "./list/list-error-interceptor.js";
 import type { ModuleInstance, ServiceModule } from "./service-module.js";
 
@@ -71,8 +70,7 @@ export async function startModule(module: ServiceModule, infra: SharedInfra): Pr
         captcha: instance.captcha ?? captchaFromEnv(infra.env),
       }),
       listQueryErrorInterceptor,
-      missingCustomerInterceptor,
-      concurrentWriteInterceptor,
+      databaseErrorsInterceptor,
     ],
     shutdownTimeoutMs: infra.shutdownTimeoutMs,
     maxConnectionAgeMs: infra.maxConnectionAgeMs,

@@ -4,7 +4,7 @@ import knexFactory, { type Knex } from "knex";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Code, ConnectError, createContextValues, type UnaryRequest } from "@connectrpc/connect";
 import { createTestDatabase, type TestDatabase } from "@signage/db";
-import { concurrentWriteInterceptor } from "../src/errors/concurrent-write-interceptor.js";
+import { databaseErrorsInterceptor } from "../src/errors/database-errors-interceptor.js";
 
 let db: TestDatabase;
 let knex: Knex;
@@ -40,11 +40,11 @@ async function deadlock(): Promise<unknown> {
 
 const request = { contextValues: createContextValues(), header: new Headers() } as unknown as UnaryRequest;
 
-describe("concurrentWriteInterceptor", () => {
+describe("databaseErrorsInterceptor: concurrent writes", () => {
   it("a deadlock's rollback is Aborted (HTTP 409) request.error.concurrentUpdate, saying to retry", async () => {
     const error = await deadlock();
     expect((error as { code?: string }).code).toBe("40P01");
-    const call = concurrentWriteInterceptor(async () => {
+    const call = databaseErrorsInterceptor(async () => {
       throw error;
     });
     const thrown = await call(request).catch((e: unknown) => e);
@@ -55,7 +55,7 @@ describe("concurrentWriteInterceptor", () => {
 
   it("other errors pass through unchanged", async () => {
     const other = Object.assign(new Error("unique"), { code: "23505" });
-    const call = concurrentWriteInterceptor(async () => {
+    const call = databaseErrorsInterceptor(async () => {
       throw other;
     });
     expect(await call(request).catch((e: unknown) => e)).toBe(other);
