@@ -85,7 +85,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   options.extraRoutes?.(router);
   mountRpcRoutes(router, routes, options.upstreams, {
     maxJsonBodyBytes: options.maxJsonBodyBytes ?? 5 * 1024 * 1024,
-    maxMultipartBytes: 2 * 1024 * 1024 + 1,
+    // The in-memory multipart uploads (profile pictures) take at most 2 MiB: the gateway's 413 names
+    // the same limit as the service's own check.
+    maxMultipartBytes: 2 * 1024 * 1024,
     streaming,
     callTimeoutMs,
   });

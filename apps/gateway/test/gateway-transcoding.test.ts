@@ -117,7 +117,48 @@ describe("gateway transcoding", () => {
     const res = await fetch(`${gw.base}/api/customer`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "x" }) });
     expect([res.status, await res.json()]).toEqual([507, { status: 507, error: "Insufficient Storage", message: "Not enough storage: 200 bytes needed, 100 left", key: "storage.error.insufficientStorage", details: { storageSize: 100 } }]);
     const del = await fetch(`${gw.base}/api/customer/5`, { method: "DELETE" });
-    expect([del.status, ((await del.json()) as { message: string }).message]).toEqual([500, "Internal server error"]);
+    // One key spelling for every 500, whether a service or the gateway itself failed.
+    expect([del.status, await del.json()]).toEqual([500, { status: 500, error: "Internal Server Error", message: "Internal server error", key: "error.internal", details: {} }]);
+    await gw.close();
+  });
+
+  it("int64 values outside the 64-bit range, or JSON numbers past 2^53, are 400 naming the parameter, in the path, the query and the body", async () => {
+    // "id | integer | numeric id": an id no 64-bit column can hold is bad input, not a service failure.
+    const seen: unknown[] = [];
+    const gw = gatewayWith((router) =>
+      router.service(CustomerService, {
+        updateCustomer: (req) => {
+          seen.push(req);
+          return { customer: { id: req.id } };
+        },
+        listCustomers: (req) => {
+          seen.push(req);
+          return {};
+        },
+      }),
+    );
+    const put = (path: string, body: string) => fetch(`${gw.base}${path}`, { method: "PUT", headers: { "content-type": "application/json" }, body });
+    const refused = async (res: Response, where: string) => {
+      const body = (await res.json()) as { key: string; message: string };
+      expect([res.status, body.key]).toEqual([400, "request.error.invalid"]);
+      expect(body.message).toContain(where);
+      return body.message;
+    };
+    expect(await refused(await put("/api/customer/9223372036854775808", "{}"), "'id'")).toContain("out of range");
+    expect(await refused(await put("/api/customer/-9223372036854775809", "{}"), "'id'")).toContain("out of range");
+    // JSON.parse turns 1e20 into 100000000000000000000 and 9007199254740993 into ...992: neither is what was sent.
+    expect(await refused(await put("/api/customer/1", '{"freeLicenses": 1e20}'), "freeLicenses")).toContain("send it as a string");
+    expect(await refused(await put("/api/customer/1", '{"freeLicenses": 9007199254740993}'), "freeLicenses")).toContain("send it as a string");
+    expect(await refused(await put("/api/customer/1", '{"freeLicenses": "9223372036854775808"}'), "freeLicenses")).toContain("out of range");
+    expect(await refused(await fetch(`${gw.base}/api/customer?customerId=18446744073709551617`), "'customerId'")).toContain("out of range");
+    expect(seen).toEqual([]);
+    // The extremes themselves, and large values as strings, pass through exactly.
+    expect((await put("/api/customer/9223372036854775807", '{"freeLicenses": "9007199254740993"}')).status).toBe(200);
+    expect((await put("/api/customer/-9223372036854775808", '{"freeLicenses": 9007199254740991}')).status).toBe(200);
+    expect(seen).toMatchObject([
+      { id: 9223372036854775807n, customer: { freeLicenses: 9007199254740993n } },
+      { id: -9223372036854775808n, customer: { freeLicenses: 9007199254740991n } },
+    ]);
     await gw.close();
   });
 

@@ -34,12 +34,18 @@ const DEFAULT_KEYS: Partial<Record<Code, string>> = {
   [Code.Unavailable]: "error.serviceUnavailable",
 };
 
+/** `error.<code>` in the keys' lowerCamelCase (error.internal, error.alreadyExists), like the named ones. */
+function fallbackKey(code: Code): string {
+  const name = Code[code];
+  return `error.${name.charAt(0).toLowerCase()}${name.slice(1)}`;
+}
+
 export function errorBodyFor(err: unknown): { body: ErrorBody; unexpected: boolean } {
   if (err instanceof RestInputError) return { body: body(400, "request.error.invalid", err.message, { where: err.where }), unexpected: false };
   if (err instanceof HttpError) return { body: body(err.status, err.key, err.message, err.details), unexpected: false };
   if (err instanceof ConnectError) {
     const detail = err.findDetails(ErrorDetailSchema)[0];
-    const key = detail?.key || DEFAULT_KEYS[err.code] || `error.${Code[err.code]}`;
+    const key = detail?.key || DEFAULT_KEYS[err.code] || fallbackKey(err.code);
     const status = httpStatusFor(err.code, detail?.key);
     // A 5xx the error table names by key (507 insufficient storage) is a documented outcome, not a failure to hide.
     const documented = detail?.key !== undefined && STATUS_BY_KEY[detail.key] !== undefined;
@@ -47,5 +53,5 @@ export function errorBodyFor(err: unknown): { body: ErrorBody; unexpected: boole
     const message = unexpected ? "Internal server error" : err.rawMessage;
     return { body: body(status, key, message, (detail?.details as Record<string, unknown>) ?? {}), unexpected };
   }
-  return { body: body(500, "error.internal", "Internal server error"), unexpected: true };
+  return { body: body(500, fallbackKey(Code.Internal), "Internal server error"), unexpected: true };
 }

@@ -106,6 +106,9 @@ export function messageToRest(desc: DescMessage, msg: Plain): Plain {
 const INT32_KINDS = new Set([ScalarType.INT32, ScalarType.SINT32, ScalarType.SFIXED32]);
 const UINT32_KINDS = new Set([ScalarType.UINT32, ScalarType.FIXED32]);
 const INT64_KINDS = new Set([ScalarType.INT64, ScalarType.SINT64, ScalarType.SFIXED64, ScalarType.UINT64, ScalarType.FIXED64]);
+const UINT64_KINDS = new Set([ScalarType.UINT64, ScalarType.FIXED64]);
+const INT64_RANGE = [-(2n ** 63n), 2n ** 63n - 1n] as const;
+const UINT64_RANGE = [0n, 2n ** 64n - 1n] as const;
 
 function describe(value: unknown): string {
   return typeof value === "string" ? `'${value}'` : JSON.stringify(value);
@@ -116,7 +119,14 @@ export function scalarFromRest(type: ScalarType, raw: unknown, where: string, fr
   if (INT32_KINDS.has(type) || UINT32_KINDS.has(type) || INT64_KINDS.has(type)) {
     const text = typeof raw === "number" ? String(raw) : typeof raw === "string" ? raw.trim() : undefined;
     if (text === undefined || !/^-?\d+$/.test(text)) throw new RestInputError(where, `must be an integer, got ${describe(raw)}`);
-    if (INT64_KINDS.has(type)) return BigInt(text);
+    if (INT64_KINDS.has(type)) {
+      // A JSON number past 2^53 has already lost digits in JSON.parse: the value sent is not the one meant.
+      if (typeof raw === "number" && !Number.isSafeInteger(raw)) throw new RestInputError(where, `is too large for a JSON number (digits are lost); send it as a string, got ${text}`);
+      const value = BigInt(text);
+      const [min, max] = UINT64_KINDS.has(type) ? UINT64_RANGE : INT64_RANGE;
+      if (value < min || value > max) throw new RestInputError(where, `is out of range, got ${text}`);
+      return value;
+    }
     const n = Number(text);
     const [min, max] = UINT32_KINDS.has(type) ? [0, 4294967295] : [-2147483648, 2147483647];
     if (n < min || n > max) throw new RestInputError(where, `is out of range, got ${text}`);
