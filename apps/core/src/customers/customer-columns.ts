@@ -3,6 +3,7 @@
 import { toJson } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { LicenseTier, Vertical, type CustomerFields } from "@signage/contracts/signage/core/v1/customer_pb";
+import { storageSizeOf } from "./customer-rules.js";
 
 export function customerColumns(f: CustomerFields, name: string | undefined): Record<string, unknown> {
   const cols: Record<string, unknown> = {};
@@ -28,7 +29,7 @@ export function customerColumns(f: CustomerFields, name: string | undefined): Re
   put("free_licenses", f.freeLicenses === undefined ? undefined : Number(f.freeLicenses));
   put("browser_session_licenses", f.browserSessionLicenses === undefined ? undefined : Number(f.browserSessionLicenses));
   put("device_session_limit", f.deviceSessionLimit === undefined ? undefined : Number(f.deviceSessionLimit));
-  put("storage_size", f.storageSize === undefined ? undefined : Number(f.storageSize));
+  put("storage_size", storageSizeOf(f.storageSize));
   put("hidden_ui_element_rules", f.hiddenUiElementRules === undefined ? undefined : JSON.stringify(toJson(ValueSchema, f.hiddenUiElementRules)));
   put("customer_metadata", f.customerMetadata === undefined ? undefined : JSON.stringify(toJson(ValueSchema, f.customerMetadata)));
   return cols;

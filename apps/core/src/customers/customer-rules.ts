@@ -4,6 +4,7 @@ import { Code } from "@connectrpc/connect";
 import { serviceError, type Caller } from "@signage/auth";
 import { Role } from "@signage/contracts/signage/common/v1/role_pb";
 import { LicenseTier, type CustomerFields } from "@signage/contracts/signage/core/v1/customer_pb";
+import type { Value } from "@bufbuild/protobuf/wkt";
 
 /** "Fields that only ADMIN may set (needsToBeInvoiced, resourceLimits, freeLicenses, browserSessionLicenses, deviceSessionLimit, storageSize) are ... refused (400) for anyone else". */
 const ADMIN_ONLY: Array<keyof CustomerFields> = [
@@ -107,4 +108,42 @@ export function refuseBlockingPlatform(platform: boolean, fields: CustomerFields
   if (fields.restricted === true || (fields.expirationDate !== undefined && fields.expirationDate !== 0n)) {
     throw invalid("customer.error.platformCustomer", "The platform customer cannot be restricted or given an expiration date");
   }
+}
+
+/**
+ * "storageSize | long | bytes, null = unlimited": absent leaves it unchanged (undefined), JSON
+ * null sets it back to unlimited (null), a non-negative integer (or its decimal string, as int64s
+ * travel in JSON) is the quota in bytes. Anything else is a 400, never a silent no-op.
+ */
+export function storageSizeOf(value: Value | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  const kind = value.kind;
+  if (kind.case === "nullValue") return null;
+  const n = kind.case === "numberValue" ? kind.value : kind.case === "stringValue" && /^\d+$/.test(kind.value.trim()) ? Number(kind.value.trim()) : NaN;
+  if (!Number.isSafeInteger(n) || n < 0) {
+    throw invalid("customer.error.invalidStorageSize", "storageSize must be a non-negative number of bytes, or null for unlimited", { field: "storageSize" });
+  }
+  return n;
+}
+
+/**
+ * Counts and limits are never negative: "freeLicenses, browserSessionLicenses,
+ * deviceSessionLimit | long | ADMIN only; deviceSessionLimit 0 = unlimited", "storageSize |
+ * long | bytes, null = unlimited", resourceLimits "{overrides: {<RESOURCE_KEY>: integer}}" where
+ * "A limit of zero blocks creation". A negative value has no meaning (a negative storageSize
+ * refused every upload), so it is a 400 instead of being stored.
+ */
+export function checkCustomerNumbers(fields: CustomerFields): void {
+  const negative: string[] = [];
+  for (const name of ["freeLicenses", "browserSessionLicenses", "deviceSessionLimit"] as const) {
+    const v = fields[name];
+    if (v !== undefined && v < 0n) negative.push(name);
+  }
+  for (const [key, v] of Object.entries(fields.resourceLimits?.overrides ?? {})) {
+    if (v < 0n) negative.push(`resourceLimits.overrides.${key}`);
+  }
+  if (negative.length > 0) {
+    throw invalid("customer.error.negativeValue", `${negative.join(", ")} must not be negative`, { fields: negative.join(",") });
+  }
+  storageSizeOf(fields.storageSize);
 }

@@ -7,6 +7,7 @@ import type { CoreDeps } from "../deps.js";
 import { customerToMessage } from "./customer-mapper.js";
 import { customerColumns } from "./customer-columns.js";
 import {
+  checkCustomerNumbers,
   checkNetworkOwnerTier,
   checkNotSubresellerRequestByNonAdmin,
   refuseNetworkFieldsOnUpdate,
@@ -101,6 +102,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
       const ownerCreate = !isAdmin(auth.caller);
       if (ownerCreate && !isNetworkOwnerCaller(auth.caller)) throw forbidden("Only ADMIN or a network owner may create customers");
       refuseAdminOnlyFields(auth.caller, fields);
+      checkCustomerNumbers(fields);
       checkNotSubresellerRequestByNonAdmin(auth.caller, fields);
       if (ownerCreate) checkNetworkOwnerTier(fields, true);
       const name = validateName(fields.name, true)!;
@@ -139,6 +141,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
       const fields = req.customer ?? ({} as NonNullable<typeof req.customer>);
       const row = await load(auth, id);
       refuseAdminOnlyFields(auth.caller, fields);
+      checkCustomerNumbers(fields);
       refuseNetworkFieldsOnUpdate(fields, { ownerSubresellerId: row.owner_subreseller_id, networkOwner: row.subreseller_since !== null });
       refuseManagerOnlyFieldsOnOwnCustomer(auth.caller, id, fields);
       refuseBlockingPlatform(row.platform, fields);

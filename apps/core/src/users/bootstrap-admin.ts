@@ -1,6 +1,9 @@
 // The super admin from ADMIN_EMAIL / ADMIN_PASSWORD, in the platform's own
-// customer. Idempotent and safe when replicas start together; an existing
-// admin keeps its password (changing it is the admin's business).
+// customer, created only while the platform has no ADMIN at all: a bootstrap,
+// not a standing account. Once admins manage themselves, deleting that
+// account must not bring it back at the next start with a password from the
+// environment (often the documented default). Idempotent and safe when
+// replicas start together; an existing admin keeps its password.
 import type { Knex } from "knex";
 import type { IdGenerator } from "@signage/db";
 import { hashPassword } from "./passwords.js";
@@ -16,7 +19,10 @@ export async function bootstrapAdmin(knex: Knex, newId: IdGenerator, email: stri
       [platform] = await trx("customer").insert({ name: PLATFORM_CUSTOMER_NAME, platform: true, license_tier: "ENTERPRISE" }).returning("*");
       await createCustomerRoots(trx, Number(platform.id), newId);
     }
-    const existing = await trx("app_user").whereRaw("lower(email) = lower(?)", [email]).first();
+    const anyAdmin = await trx("app_user").where({ role: "ADMIN" }).first("id");
+    if (anyAdmin) return { created: false };
+    // An account of that email in another role keeps it: promoting users is an ADMIN's call.
+    const existing = await trx("app_user").whereRaw("lower(email) = lower(?)", [email]).first("id");
     if (existing) return { created: false };
     await trx("app_user").insert({
       id: newId(),

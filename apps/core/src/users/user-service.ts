@@ -8,7 +8,7 @@ import { assignmentFacts } from "../teams/assignments-json.js";
 import { findUserByEmail, findUserById, userView } from "./user-repository.js";
 import { forceToSet2fa, userToMessage } from "./user-mapper.js";
 import { checkAdminOnlyUserFields, checkAssignableRole, checkAuthProviderUnchanged, checkCreateCustomerId, checkCreatePassword, checkOwnProfileFields, normalizeEmail } from "./user-rules.js";
-import { requireParameter, requireWritable } from "@signage/runtime";
+import { missingParameter, requireParameter, requireWritable } from "@signage/runtime";
 import { authProviderName, userColumns } from "./user-columns.js";
 import { checkPasswordRule, hashPassword, passwordMatches } from "./passwords.js";
 import { checkProfilePicture } from "./profile-picture.js";
@@ -54,6 +54,26 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
     return serviceError(Code.PermissionDenied, AuthErrorKey.forbidden, "role too low for this operation", {
       requiredRole: roleName(Role.OWNER),
       role: roleName(auth.caller.role),
+    });
+  }
+
+  /**
+   * Deletes one user. The last ADMIN is never deleted: "ADMIN | all tenants (global)" is the only
+   * role that creates customers, promotes network owners and manages the platform customer, so
+   * without one nobody could (the platform customer "cannot be restricted" for the same reason).
+   * The check and the delete share one transaction under a lock, so two ADMINs deleting each
+   * other concurrently cannot both succeed.
+   */
+  async function deleteUserRow(row: UserRow): Promise<void> {
+    await knex.transaction(async (trx) => {
+      if (row.role === "ADMIN") {
+        await trx.raw("SELECT pg_advisory_xact_lock(hashtext('core.last-admin'))");
+        const other = await trx("app_user").where({ role: "ADMIN" }).whereNot({ id: row.id }).first("id");
+        if (!other) {
+          throw serviceError(Code.FailedPrecondition, "user.error.lastAdmin", "The last ADMIN cannot be deleted: create another ADMIN first", { email: row.email });
+        }
+      }
+      await trx("app_user").where({ id: row.id }).delete();
     });
   }
 
@@ -180,6 +200,11 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
 
     async changePassword(req, ctx) {
       const auth = requireAuth(ctx);
+      // "POST `/api/user/password?oldPassword=<p>&newPassword=<p>`": both are query parameters; a
+      // missing one (e.g. sent as a JSON body) is named, not reported as a wrong old password.
+      for (const [value, name] of [[req.oldPassword, "oldPassword"], [req.newPassword, "newPassword"]] as const) {
+        if (!value) throw missingParameter(name);
+      }
       const me = await self(auth);
       if (!(await passwordMatches(me.password_hash, req.oldPassword))) {
         throw serviceError(Code.InvalidArgument, "user.error.wrongPassword", "The old password is not correct");
@@ -246,13 +271,13 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
       const auth = requireAuth(ctx);
       const target = await inScope(ctx, req.email, true);
       checkManageable(auth, target);
-      await knex("app_user").where({ id: target.id }).delete();
+      await deleteUserRow(target);
       return {};
     },
 
     async deleteMyAccount(_req, ctx) {
       const me = await self(requireAuth(ctx));
-      await knex("app_user").where({ id: me.id }).delete();
+      await deleteUserRow(me);
       return {};
     },
   };
