@@ -104,6 +104,9 @@ describe("quick filters: CRUD", () => {
     expect((await refused("FILE", { search: "bogusField:1" })).details.reason).toBe("search.error.unknownField");
     await refused("FILE", { search: "name:(" });
     await refused("DEVICE", { type: "TOASTER" });
+    // File kinds are a closed set too (media's list refuses `type=BOGUS`): a filter that could never be applied is refused when saved.
+    await refused("FILE", { type: "BOGUS" });
+    await refused("FILE", { search: "type=BOGUS" });
     // Not an object at all: refused by the edge already.
     expect((await create(editorA.token, { name: "array", filteredEntityType: "FILE", criteria: [1, 2] })).status).toBe(400);
 

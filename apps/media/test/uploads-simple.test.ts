@@ -189,6 +189,9 @@ describe("simple upload POST /api/file", { timeout: 30_000 }, () => {
     expect(listed.body.content[0].lastPreviewUploadTime).toBeGreaterThan(0);
     const text = await env.platform.http.put(`/api/v2/file/upload/${file.id}/thumbnail`, { token: t.editor.token, body: "hello", headers: { "content-type": "text/plain" } });
     expect(text.status).toBe(415);
+    // The 415 says what a thumbnail may be, not what files may be.
+    expect(text.body.message).toContain("must be images (image/*)");
+    expect(text.body.details.supported.every((type: string) => type.startsWith("image/"))).toBe(true);
     const unknown = await env.platform.http.put(`/api/v2/file/upload/01890000-0000-7000-8000-000000000000/thumbnail`, { token: t.editor.token, body: thumbnail, headers: { "content-type": "image/png" } });
     expect(unknown.status).toBe(404);
   });

@@ -35,3 +35,4 @@ export { teamAssignmentService, updateResourceTeams, updateTeamResources, requir
 export { subscribeTeamReplica, applyTeamEvent, type TeamReplicaOptions } from "./teams/team-replica-consumer.js";
 export { createWakeSignal, schedulePeriodicJob, type PeriodicJob, type PeriodicJobOptions, type WakeSignal, type WakeSource } from "./periodic-job.js";
 export { missingParameter, requireParameter } from "./errors/required-parameter.js";
+export { FILE_KINDS, type FileKind } from "./files/file-kinds.js";

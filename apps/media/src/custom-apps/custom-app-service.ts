@@ -28,6 +28,15 @@ async function* bodyParts(first: UploadMyAppPackageRequest, rest: AsyncIterator<
   for (let r = await rest.next(); !r.done; r = await rest.next()) yield r.value.body;
 }
 
+/**
+ * The numeric id of the path: an id no row can have (below 1, or beyond what a JS
+ * number or PostgreSQL's bigint holds) is an unknown app (404), never a database error.
+ */
+function appId(id: bigint): number {
+  if (id < 1n || id > BigInt(Number.MAX_SAFE_INTEGER)) throw appNotFound(id);
+  return Number(id);
+}
+
 export function customAppService(deps: CustomAppDeps): ServiceImpl<typeof CustomAppService> {
   const { knex, store, newId } = deps;
   const limits = { ...DEFAULT_ZIP_LIMITS, ...deps.limits };
@@ -47,7 +56,7 @@ export function customAppService(deps: CustomAppDeps): ServiceImpl<typeof Custom
 
     async updateMyApp(req, ctx) {
       const auth = requireAuth(ctx);
-      const id = Number(req.id);
+      const id = appId(req.id);
       const row = await knex.transaction(async (trx) => {
         const current = await lockApp(trx, auth.scope, id);
         if (!current) throw appNotFound(id);
@@ -59,7 +68,7 @@ export function customAppService(deps: CustomAppDeps): ServiceImpl<typeof Custom
 
     async deleteMyApp(req, ctx) {
       const auth = requireAuth(ctx);
-      const id = Number(req.id);
+      const id = appId(req.id);
       // The package's bytes: due for removal from the delete's commit on, deleted after it (or by the blob intent sweep).
       const disowned = await knex.transaction(async (trx) => {
         const current = await lockApp(trx, auth.scope, id);
@@ -76,13 +85,13 @@ export function customAppService(deps: CustomAppDeps): ServiceImpl<typeof Custom
       const iterator = requests[Symbol.asyncIterator]();
       const first = await iterator.next();
       if (first.done) throw fileMissing();
-      const row = await uploadPackage({ knex, store, newId, limits, scope: auth.scope, id: Number(first.value.id), parts: bodyParts(first.value, iterator) });
+      const row = await uploadPackage({ knex, store, newId, limits, scope: auth.scope, id: appId(first.value.id), parts: bodyParts(first.value, iterator) });
       return { app: customAppToMessage(row) };
     },
 
     downloadMyAppPackage(req, ctx) {
       const auth = requireAuth(ctx);
-      return downloadPackage(knex, store, auth.scope, Number(req.id));
+      return downloadPackage(knex, store, auth.scope, appId(req.id));
     },
   };
 }

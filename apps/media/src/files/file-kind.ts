@@ -1,6 +1,6 @@
 // The `type` filter of the file list: the kind of a file (document 1
 // "Supported file kinds"), derived once from its content type at insert.
-export type FileKind = "IMAGE" | "VIDEO" | "AUDIO" | "FONT" | "DOCUMENT" | "DATA" | "OTHER";
+import type { FileKind } from "@signage/runtime";
 
 const BY_TYPE: Record<string, FileKind> = {
   "application/pdf": "DOCUMENT",

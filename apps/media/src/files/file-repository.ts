@@ -48,6 +48,12 @@ export function fileNotFound(id: string) {
 
 /** "validFrom, validTo: validity window": an empty window is a client mistake. */
 export function checkValidity(validFrom: number | null | undefined, validTo: number | null | undefined): void {
+  // A bound PostgreSQL's bigint cannot hold (or that a JS number rounds) is a client mistake, not a 500.
+  for (const [parameter, value] of [["validFrom", validFrom], ["validTo", validTo]] as const) {
+    if (value != null && !Number.isSafeInteger(value)) {
+      throw serviceError(Code.InvalidArgument, "file.error.invalidValidity", `${parameter} must be an integer (Unix ms) or null`, { parameter });
+    }
+  }
   if (validFrom != null && validTo != null && validFrom > validTo) {
     throw serviceError(Code.InvalidArgument, "file.error.invalidValidity", "validFrom must not be after validTo", { validFrom, validTo });
   }

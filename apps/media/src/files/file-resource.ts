@@ -3,6 +3,7 @@
 // Placeholder computed fields (readOnly, location, thumbnail) are completed per
 // caller after the query (file-list.ts).
 import { defineResource } from "@signage/query";
+import { FILE_KINDS } from "@signage/runtime";
 
 /** "Internal structure of the *Details objects: not shown": usage comes from core later; empty until then. */
 const EMPTY_USAGE = { sql: "json_build_object('contentUsage', json_build_array())", columns: [] };
@@ -18,7 +19,8 @@ export const fileResource = defineResource({
     id: { type: "id", sqlType: "uuid" },
     name: { type: "string", index: ["trgm", "btree"] },
     contentType: { type: "string" },
-    type: { type: "string", index: "btree" },
+    // An enum to the filter language: `type=BOGUS` is a 400 naming the kinds, not an empty page.
+    type: { type: "enum", values: FILE_KINDS, index: "btree" },
     size: { type: "number", sqlType: "bigint" },
     width: { type: "number", sqlType: "integer" },
     height: { type: "number", sqlType: "integer" },

@@ -16,6 +16,7 @@ import { normaliseCrc } from "./file-digest.js";
 import { assertFits, storageQuota } from "./quota.js";
 import { insertSession } from "./session-repository.js";
 import { validateContentType } from "./supported-types.js";
+import { clientDimension } from "./image-size.js";
 import { badUpload } from "./upload-errors.js";
 import { requireUploadTeams } from "./upload-teams.js";
 import { CHUNKED_MAX_SIZE, MAX_CHUNKS, type UploadDeps } from "./upload-deps.js";
@@ -58,6 +59,8 @@ export async function initUpload(req: InitUploadRequest, ctx: HandlerContext, de
   const validFrom = body.validFrom === undefined ? null : Number(body.validFrom);
   const validTo = body.validTo === undefined ? null : Number(body.validTo);
   checkValidity(validFrom, validTo);
+  const width = clientDimension(body.width, "width");
+  const height = clientDimension(body.height, "height");
   // Checked now, not at complete: a bad tag must not cost the client every uploaded chunk.
   const tags = checkTags(body.tags);
   const assignments = parseTeamIds(req.teamIds);
@@ -89,8 +92,8 @@ export async function initUpload(req: InitUploadRequest, ctx: HandlerContext, de
     tags,
     valid_from: validFrom,
     valid_to: validTo,
-    width: body.width ?? null,
-    height: body.height ?? null,
+    width: width ?? null,
+    height: height ?? null,
     muted: body.muted ?? null,
     crc_checksum: crc ?? null,
     team_ids: req.teamIds ?? null,

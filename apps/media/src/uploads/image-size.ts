@@ -1,6 +1,8 @@
 // "width, height: recalculated by the server when missing": read from the
 // first bytes of the images it can parse (PNG, JPEG, GIF, WebP, SVG headers).
 // The server never decodes pixels and never generates thumbnails.
+import { badUpload } from "./upload-errors.js";
+
 export interface ImageSize {
   width: number;
   height: number;
@@ -86,4 +88,17 @@ export function imageSize(contentType: string, header: Buffer): ImageSize | unde
     case "image/svg+xml": return svg(header);
     default: return undefined;
   }
+}
+
+/**
+ * A width or height the client sent (simple upload query, chunked init body): pixels,
+ * so never negative (400 upload.error.invalidDimension); 0 counts as missing, so the
+ * server recalculates it like an omitted one.
+ */
+export function clientDimension(value: number | undefined, parameter: "width" | "height"): number | undefined {
+  if (value === undefined || value === 0) return undefined;
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw badUpload("upload.error.invalidDimension", `${parameter} must be a positive number of pixels, got ${value}`, { parameter, value });
+  }
+  return value;
 }

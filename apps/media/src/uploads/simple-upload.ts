@@ -22,10 +22,10 @@ import { StreamedRequest } from "../storage/streamed-request.js";
 import { discardBlobs } from "../storage/blob-intents.js";
 import { removeDeletedBlobs } from "../files/file-delete.js";
 import { ownWrittenBlobs, writeDigested, type BlobTarget } from "./blob-write.js";
-import { imageSize } from "./image-size.js";
+import { clientDimension, imageSize } from "./image-size.js";
 import { assertFitsAtCommit, remainingBytes, storageQuota } from "./quota.js";
-import { unsupportedMediaType, validateContentType } from "./supported-types.js";
-import { badUpload } from "./upload-errors.js";
+import { notAnImage, validateContentType } from "./supported-types.js";
+import { badUpload, emptyBody } from "./upload-errors.js";
 import { callerName } from "./upload-creator.js";
 import { requireUploadTeams } from "./upload-teams.js";
 import { announceFileTags } from "../files/file-tag-events.js";
@@ -64,6 +64,8 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
   const validFrom = q.validFrom === undefined ? undefined : Number(q.validFrom);
   const validTo = q.validTo === undefined ? undefined : Number(q.validTo);
   checkValidity(validFrom, validTo);
+  const width = clientDimension(q.width, "width");
+  const height = clientDimension(q.height, "height");
   const tags = checkTags(splitTags(q.tags));
   const assignments = parseTeamIds(q.teamIds);
   const parent = q.parentId ? await requireStoredFolder(knex, customerId, q.parentId) : undefined;
@@ -100,12 +102,15 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
           quota: { quota: { ...quota, used: quota.used + written }, remaining },
         });
         files.push({ id, key, filename: head.filename, contentType, size: digest.size, checksum: digest.checksum, header: digest.header });
+        // As for chunked uploads ("1 byte to 10 GB"): an empty part is no media file (its bytes go in the catch below).
+        if (digest.size === 0) throw emptyBody(`The file '${head.filename}' is empty`, head.filename);
       } else if (PREVIEW_FIELDS.has(head.field)) {
         const type = (head.contentType || "").split(";")[0].trim().toLowerCase();
-        if (!type.startsWith("image/")) throw unsupportedMediaType(type, head.filename);
+        if (!type.startsWith("image/")) throw notAnImage(type, head.filename);
         const key = thumbnailBlobKey(customerId, newId(), type);
-        await writeDigested(target, key, body, type, { maxBytes: THUMBNAIL_LIMIT, what: `The preview '${head.filename}'` });
+        const digest = await writeDigested(target, key, body, type, { maxBytes: THUMBNAIL_LIMIT, what: `The preview '${head.filename}'` });
         previews.push({ key, filename: head.filename });
+        if (digest.size === 0) throw emptyBody(`The preview '${head.filename}' is empty`, head.filename);
       } else {
         throw badUpload("upload.error.unknownPart", `Unexpected multipart part '${head.field}'; expected files[] and previews[]`, { field: head.field });
       }
@@ -125,7 +130,7 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
       // First: a swept intent refuses the upload before any row is written.
       await ownWrittenBlobs(trx, storedKeys());
       for (const f of files) {
-        const size = q.width && q.height ? { width: q.width, height: q.height } : imageSize(f.contentType, f.header);
+        const size = width && height ? { width, height } : imageSize(f.contentType, f.header);
         await insertFile(trx, {
           id: f.id,
           customerId,
@@ -133,8 +138,8 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
           name: f.filename,
           contentType: f.contentType,
           size: f.size,
-          width: q.width ?? size?.width ?? null,
-          height: q.height ?? size?.height ?? null,
+          width: width ?? size?.width ?? null,
+          height: height ?? size?.height ?? null,
           crcCheckSum: f.checksum,
           tags,
           validFrom,

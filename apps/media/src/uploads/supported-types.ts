@@ -5,7 +5,8 @@
 // and so is a declared type of another kind than the file name's extension.
 import { Code } from "@connectrpc/connect";
 import { serviceError } from "@signage/auth";
-import { fileKindOf, type FileKind } from "../files/file-kind.js";
+import type { FileKind } from "@signage/runtime";
+import { fileKindOf } from "../files/file-kind.js";
 
 interface Kind {
   extensions: string[];
@@ -80,12 +81,22 @@ export function supportedContentTypes(): string[] {
   return Object.keys(SUPPORTED);
 }
 
-export function unsupportedMediaType(contentType: string, filename?: string) {
-  return serviceError(Code.InvalidArgument, "media.error.unsupportedMediaType", `Unsupported content type '${contentType || "(none)"}'${filename ? ` for '${filename}'` : ""}; supported kinds: images, videos, audio, fonts, PDF, JSON`, {
+function refusedType(contentType: string, filename: string | undefined, expected: string, supported: string[]) {
+  return serviceError(Code.InvalidArgument, "media.error.unsupportedMediaType", `Unsupported content type '${contentType || "(none)"}'${filename ? ` for '${filename}'` : ""}; ${expected}`, {
     contentType,
     ...(filename ? { filename } : {}),
-    supported: supportedContentTypes(),
+    supported,
   });
+}
+
+export function unsupportedMediaType(contentType: string, filename?: string) {
+  return refusedType(contentType, filename, "supported kinds: images, videos, audio, fonts, PDF, JSON", supportedContentTypes());
+}
+
+/** A thumbnail or preview that is not an image ("the client must supply a thumbnail": a picture of the file). */
+export function notAnImage(contentType: string, filename?: string) {
+  const images = supportedContentTypes().filter((type) => type.startsWith("image/"));
+  return refusedType(contentType, filename, "thumbnails and previews must be images (image/*)", images);
 }
 
 /** The declared type is supported, but the file name's extension says another kind: `evil.exe` as image/png. */

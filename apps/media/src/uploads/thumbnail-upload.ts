@@ -12,8 +12,8 @@ import { thumbnailBlobKey } from "../storage/blob-keys.js";
 import { StreamedRequest } from "../storage/streamed-request.js";
 import { discardBlobs, scheduleBlobRemoval } from "../storage/blob-intents.js";
 import { ownWrittenBlobs, writeDigested } from "./blob-write.js";
-import { unsupportedMediaType } from "./supported-types.js";
-import { badUpload } from "./upload-errors.js";
+import { notAnImage } from "./supported-types.js";
+import { badUpload, emptyBody } from "./upload-errors.js";
 import { THUMBNAIL_LIMIT, type UploadDeps } from "./upload-deps.js";
 
 export async function uploadThumbnail(requests: AsyncIterable<UploadThumbnailRequest>, ctx: HandlerContext, deps: UploadDeps): Promise<void> {
@@ -26,10 +26,15 @@ export async function uploadThumbnail(requests: AsyncIterable<UploadThumbnailReq
   const part = await stream.nextPart();
   if (!part) throw badUpload("upload.error.emptyBody", "The thumbnail body is missing");
   const type = (part.head.contentType || "").split(";")[0].trim().toLowerCase();
-  if (!type.startsWith("image/")) throw unsupportedMediaType(type, part.head.filename || undefined);
+  if (!type.startsWith("image/")) throw notAnImage(type, part.head.filename || undefined);
   const customerId = Number(file.customer_id);
   const key = thumbnailBlobKey(customerId, file.id, type);
-  await writeDigested({ knex, store: deps.store, customerId }, key, part.body, type, { maxBytes: THUMBNAIL_LIMIT, what: "The thumbnail" });
+  const digest = await writeDigested({ knex, store: deps.store, customerId }, key, part.body, type, { maxBytes: THUMBNAIL_LIMIT, what: "The thumbnail" });
+  // "The client must supply a thumbnail": zero bytes would replace a good thumbnail with nothing.
+  if (digest.size === 0) {
+    await discardBlobs(knex, deps.store, [key]);
+    throw emptyBody("The thumbnail body is empty");
+  }
   let previous: string | null;
   try {
     previous = await knex.transaction(async (trx) => {

@@ -17,6 +17,11 @@ export function badUpload(key: string, message: string, details: JsonObject = {}
   return serviceError(Code.InvalidArgument, key, message, details);
 }
 
+/** A body (file, preview, thumbnail) of zero bytes: nothing a player could show. */
+export function emptyBody(message: string, filename?: string) {
+  return serviceError(Code.InvalidArgument, "upload.error.emptyBody", message, filename === undefined ? {} : { filename });
+}
+
 export function sessionNotFound(uploadId: string) {
   return serviceError(Code.NotFound, "upload.error.sessionNotFound", `Upload session '${uploadId}' not found (finished, cancelled or expired)`, { uploadId });
 }

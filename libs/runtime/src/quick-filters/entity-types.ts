@@ -5,6 +5,7 @@
 // compiled filter (and `criteria.search`) may use. The lists that accept
 // `quickFilterId` (files, content, devices) must publish these field names.
 import { defineResource, type ResourceRegistry } from "@signage/query";
+import { FILE_KINDS } from "../files/file-kinds.js";
 
 export const FILTERED_ENTITY_TYPES = ["FILE", "CONTENT", "DEVICE"] as const;
 export type FilteredEntityTypeName = (typeof FILTERED_ENTITY_TYPES)[number];
@@ -38,7 +39,7 @@ const fileFields = defineResource({
   fields: {
     id: { type: "id", sqlType: "uuid" },
     name: { type: "string" },
-    type: { type: "string" },
+    type: { type: "enum", values: FILE_KINDS },
     contentType: { type: "string" },
     size: { type: "number", sqlType: "bigint" },
     width: { type: "number", sqlType: "integer" },
