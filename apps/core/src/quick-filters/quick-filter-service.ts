@@ -34,6 +34,8 @@ function entityTypeName(value: FilteredEntityType | undefined): FilteredEntityTy
 function checkName(name: string | undefined): string {
   const trimmed = name?.trim();
   if (!trimmed) throw serviceError(Code.InvalidArgument, "quickFilter.error.nameRequired", "name is required", { field: "name" });
+  // Names are at most 255 characters, as customer and UI profile names.
+  if (trimmed.length > 255) throw serviceError(Code.InvalidArgument, "quickFilter.error.nameTooLong", "name must be at most 255 characters", { field: "name", maxLength: 255 });
   return trimmed;
 }
 

@@ -7,6 +7,7 @@ import type { Knex } from "knex";
 import { requireAuth, resourceAccess, serviceError, singleTenant, type TeamAccess } from "@signage/auth";
 import type { TeamAssignmentService } from "@signage/contracts/signage/teams/v1/team_assignments_pb";
 import type { TeamAssignmentUpdate, TeamResourcesUpdate } from "@signage/contracts/signage/common/v1/teams_pb";
+import { checkAssignmentUpdate, checkResourcesUpdate } from "./assignment-body.js";
 import type { TeamAccessResolver } from "./team-access-resolver.js";
 import type { TeamDirectory } from "./team-directory.js";
 import { tableOf, type TeamResourceTable, type TeamResourceTables } from "./team-resource-tables.js";
@@ -65,6 +66,7 @@ async function teamCustomer(ctx: HandlerContext, deps: TeamAssignmentDeps, teamI
 /** `POST /api/{resource}/updateTeamAssignments`: body assignToTeams / removeFromTeamIds. */
 export async function updateResourceTeams(ctx: HandlerContext, deps: TeamAssignmentDeps, resourceType: string, resourceId: string, update: TeamAssignmentUpdate | undefined) {
   const table = tableOf(deps.tables, resourceType);
+  checkAssignmentUpdate(update);
   const { scope } = requireAuth(ctx);
   const resource = await findResourceInScope(deps.knex, table, resourceId, scope);
   if (!resource) throw resourceNotFound(resourceType, resourceId);
@@ -85,6 +87,7 @@ export async function updateResourceTeams(ctx: HandlerContext, deps: TeamAssignm
 /** `PUT /api/team/update{ResourceType}Assignments`: resourcesToAdd / resourceIdsToRemove. */
 export async function updateTeamResources(ctx: HandlerContext, deps: TeamAssignmentDeps, resourceType: string, teamId: string, update: TeamResourcesUpdate | undefined) {
   const table = tableOf(deps.tables, resourceType);
+  checkResourcesUpdate(update);
   const customerId = await teamCustomer(ctx, deps, teamId);
   const add = update?.resourcesToAdd ?? [];
   const remove = [...new Set(update?.resourceIdsToRemove ?? [])];
