@@ -1,6 +1,6 @@
 import knexFactory from "knex";
 import { describe, expect, test } from "vitest";
-import { applyFilter, InvalidFilterError, ListQueryError, UnknownFieldError, type FilterNode } from "../src/index.js";
+import { applyFilter, defineResource, InvalidFilterError, ListQueryError, UnknownFieldError, type FilterNode } from "../src/index.js";
 import { itemResource } from "./support/fixture-registry.js";
 import { SEED } from "./support/seed-quotes.js";
 
@@ -23,6 +23,30 @@ function rejection(search: string): ListQueryError {
 }
 
 describe("unknown fields: 400 naming the field", () => {
+  // SEED.searchVsSelect: "`search` may use any field including internal ones; `select` only fields
+  // of the published schema." A published field a list declares unsearchable is not "unknown".
+  test(`${SEED.searchVsSelect} — a published field declared searchable: false is named as not searchable, not as unknown`, () => {
+    const resource = defineResource({
+      table: "item",
+      fields: { name: { type: "string" }, blob: { type: "json", searchable: false }, hidden: { type: "string", searchable: false, selectable: false } },
+    });
+    const fail = (search: string) => {
+      try {
+        applyFilter(knex("item"), resource, search);
+      } catch (error) {
+        return error as ListQueryError;
+      }
+      throw new Error(`expected '${search}' to be rejected`);
+    };
+    for (const search of ["blob=NULL", "blob.a.b=x"]) {
+      const error = fail(search);
+      expect(error).toBeInstanceOf(InvalidFilterError);
+      expect(error.key).toBe("search.error.invalid");
+      expect(error.message).toBe(`Invalid search at position 0 in '${search}': '${search.split(/[=]/)[0]}' cannot be used in search (it is only returned by select); searchable fields: id, name`);
+    }
+    // A field neither published nor searchable stays unknown.
+    expect(fail("hidden=x")).toBeInstanceOf(UnknownFieldError);
+  });
   test("a misspelt field names itself, its position and the known fields", () => {
     const error = rejection("name:a,nmae:x") as UnknownFieldError;
     expect(error).toBeInstanceOf(UnknownFieldError);

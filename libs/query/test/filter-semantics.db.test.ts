@@ -219,3 +219,27 @@ test("applyFilter drives bulk updates by search", async () => {
   }).catch(() => undefined);
   expect(await matching("secret=tagged")).toEqual([]);
 });
+
+describe(SEED.equals, () => {
+  // "`=` exact match": a numeric column compares exactly, so the value is bound as written,
+  // not rounded to a double (12345678901234567.89 and .88 are the same double).
+  test("numeric values are compared exactly, not through a double", async () => {
+    const ids = async (search: string) => {
+      let found: string[] = [];
+      await db.knex
+        .transaction(async (trx) => {
+          await trx("item").insert({ id: "i9", customer_id: 1, price: "12345678901234567.89" });
+          const rows = await applyFilter(trx("item").select("id").orderBy("id"), itemResource, search);
+          found = rows.map((row: { id: string }) => row.id);
+          await trx.rollback();
+        })
+        .catch(() => undefined);
+      return found;
+    };
+    expect(await ids("price=12345678901234567.89")).toEqual(["i9"]);
+    expect(await ids("price=12345678901234567.88")).toEqual([]);
+    expect(await ids("price>12345678901234567.88")).toEqual(["i9"]);
+    expect(await ids("price∈1%2C12345678901234567.89")).toEqual(["i9"]);
+    expect(await ids("price≥1e2")).toEqual(["i4", "i9"]);
+  });
+});

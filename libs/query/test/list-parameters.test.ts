@@ -96,6 +96,25 @@ describe(SEED.sort, () => {
     expect(error.key).toBe("sort.error.unknownField");
     expect(error.message).toMatch(/^Unknown field 'nmae' in sort; known fields: id, customerId, name,/);
   });
+  // "`sort`: `field,direction`; repeatable; nested fields allowed." The 400s point at what sort
+  // does accept: the fields offered can be sorted on, and the relation hint names a real field.
+  test("an unknown field lists only what sort accepts: sortable fields and to-one relations", () => {
+    const error = rejection({ sort: "nmae" }) as UnknownFieldError;
+    expect(error.knownFields).toEqual([
+      "id", "customerId", "name", "comment", "weight", "score", "ratio", "price", "enabled", "createdDate", "lastSeen",
+      "status", "uid", "bigRef", "secret", "tagCount", "content", "contentName", "folder", "folderId",
+    ]);
+    expect((rejection({ sort: "content.nmae" }) as UnknownFieldError).knownFields).toEqual(["content.id", "content.name", "content.kind", "content.updatedAt"]);
+  });
+  test.each([
+    ["content", "'content' is a relation; sort on one of its fields (e.g. content.id)"],
+    ["teamAssignments", "'teamAssignments' is or goes through a to-many relation, which has no single value to sort by"],
+    ["teamAssignments.team", "'teamAssignments.team' is or goes through a to-many relation"],
+  ])("sorting on the relation %s says how to sort instead", (sort, message) => {
+    const error = rejection({ sort });
+    expect(error).toBeInstanceOf(InvalidSortError);
+    expect(error.message).toContain(message);
+  });
   test.each([
     ["name,up", "direction must be asc or desc, not 'up'"],
     ["name,asc,desc", "expected 'field' or 'field,asc|desc'"],

@@ -38,9 +38,17 @@ function resolveSortEntry(resource: ResourceRegistry, entry: string): SortKey {
   const path = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(field)
     ? resolvePath(resource, field, () => true)
     : ({ kind: "unknown", field, knownFields: sortableNames(resource) } as const);
-  if (path.kind === "unknown") throw new UnknownFieldError("sort", path.field, path.knownFields);
+  if (path.kind === "unknown") {
+    // Offer only what sort accepts: sortable fields and the to-one relations leading to them.
+    throw new UnknownFieldError("sort", path.field, path.knownFields.filter((name) => isSortablePath(resource, name)));
+  }
   if (path.kind === "relation") {
-    throw new InvalidSortError(`Invalid sort '${entry}': '${field}' is a relation; sort on one of its fields (e.g. ${field}.name)`, entry);
+    if (path.hops.some((hop) => hop.relation.cardinality === "many")) {
+      throw new InvalidSortError(`Invalid sort '${entry}': '${field}' is or goes through a to-many relation, which has no single value to sort by`, entry);
+    }
+    const example = sortableNames(path.entity)[0];
+    const hint = example === undefined ? "it has no sortable fields" : `sort on one of its fields (e.g. ${field}.${example})`;
+    throw new InvalidSortError(`Invalid sort '${entry}': '${field}' is a relation; ${hint}`, entry);
   }
   if (path.kind === "field" && path.field.completedAfterQuery) {
     throw new InvalidSortError(
@@ -56,6 +64,14 @@ function resolveSortEntry(resource: ResourceRegistry, entry: string): SortKey {
   }
   const expression = relatedValueExpression(resource.alias, path.hops, path.field, "_s", (target, alias) => fieldExpression(target, target.column, alias));
   return { field, direction, expression };
+}
+
+/** A sortable field reached through to-one relations only, or a to-one relation (a prefix of one). */
+function isSortablePath(resource: ResourceRegistry, name: string): boolean {
+  const path = resolvePath(resource, name, () => true);
+  if (path.kind !== "field" && path.kind !== "relation") return false;
+  if (path.hops.some((hop) => hop.relation.cardinality === "many")) return false;
+  return path.kind === "relation" || (path.jsonPath.length === 0 && path.field.sortable);
 }
 
 function sortableNames(resource: ResourceRegistry): string[] {

@@ -70,6 +70,11 @@ class FilterCompiler {
       if (late.kind === "field" && late.field.completedAfterQuery) {
         this.fail(node, `'${node.field}' is computed per caller after the query, so search cannot compare it`);
       }
+      // A field of the published schema (select returns it) is not "unknown"; say it is not searchable.
+      const published = resolvePath(this.resource, node.field, (field) => field.searchable || field.selectable);
+      if (published.kind === "field" || published.kind === "relation") {
+        this.fail(node, `'${node.field}' cannot be used in search (it is only returned by select); searchable fields: ${path.knownFields.join(", ")}`);
+      }
       throw new UnknownFieldError(this.parameter, path.field, path.knownFields, node.position);
     }
     if (path.kind === "notNested") this.fail(node, `field '${path.field}' has no nested fields`);

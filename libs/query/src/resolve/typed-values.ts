@@ -13,6 +13,8 @@ const DECIMAL = /^-?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const INT4 = [-(2n ** 31n), 2n ** 31n - 1n] as const;
 const INT8 = [-(2n ** 63n), 2n ** 63n - 1n] as const;
+/** Digits and exponent bounds under which a literal surely parses as numeric. */
+const NUMERIC_MAX_DIGITS = 1000;
 
 /** Thrown with a person-readable problem; the resolver adds field and position. */
 export class ValueProblem extends Error {}
@@ -52,7 +54,16 @@ function numberValue(sqlType: string, text: string): string | number {
   if (!DECIMAL.test(text)) throw new ValueProblem(`'${text}' is not a number`);
   const value = Number(text);
   if (!Number.isFinite(value)) throw new ValueProblem(`${text} is too large`);
+  // A numeric column is exact: bind the digits as written (PostgreSQL parses them), not a double
+  // that rounds 12345678901234567.89 to 12345678901234568. Literals numeric cannot hold stay doubles.
+  if (sqlType === "numeric" && fitsNumeric(text)) return text;
   return value;
+}
+
+/** Whether PostgreSQL's numeric parses the literal (it holds 131072 integer and 16383 fractional digits). */
+function fitsNumeric(text: string): boolean {
+  const [mantissa, exponent = "0"] = text.split(/[eE]/);
+  return mantissa.length <= NUMERIC_MAX_DIGITS && Math.abs(Number(exponent)) <= NUMERIC_MAX_DIGITS;
 }
 
 function timestampValue(text: string): number {
