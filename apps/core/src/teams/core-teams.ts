@@ -67,7 +67,7 @@ export function coreTeams(input: { knex: Knex; outbox: Outbox; newId: IdGenerato
 
   return {
     register(router) {
-      router.service(TeamService, teamService({ knex, newId: input.newId, peers: input.peers, logger: input.logger, tables, local, writeFact, access }));
+      router.service(TeamService, teamService({ knex, newId: input.newId, peers: input.peers, logger: input.logger, tables, local, writeFact }));
       router.service(TeamAssignmentService, local);
     },
     access,

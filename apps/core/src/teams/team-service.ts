@@ -3,10 +3,10 @@
 // service that owns the resource type (team-assignment-owners.ts).
 import { Code, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import type { Knex } from "knex";
-import { applyScope, requireAuth, resourceAccess, serviceError, singleTenant, type AuthContext } from "@signage/auth";
+import { applyScope, requireAuth, serviceError, singleTenant, type AuthContext } from "@signage/auth";
 import { TeamSchema, type Team, type TeamService } from "@signage/contracts/signage/core/v1/team_pb";
 import type { TeamAssignmentService } from "@signage/contracts/signage/teams/v1/team_assignments_pb";
-import { assignmentsOfResources, listRpc, removeTeamEverywhere, type TeamAccessResolver, TeamEvent, type Peers, type ServiceName, type TeamResourceTables, missingParameter, requireParameter } from "@signage/runtime";
+import { listRpc, removeTeamEverywhere, TeamEvent, type Peers, type ServiceName, type TeamResourceTables, missingParameter, requireParameter } from "@signage/runtime";
 import type { IdGenerator } from "@signage/db";
 import type { CoreLogger } from "../deps.js";
 import { teamResource } from "./team-resource.js";
@@ -25,8 +25,6 @@ export interface TeamServiceDeps {
   local: ServiceImpl<typeof TeamAssignmentService>;
   /** Team facts into the outbox, in the caller's transaction. */
   writeFact: TeamFactWriter;
-  /** The caller's team access: a restricted caller never learns ids of resources its teams hide. */
-  access: TeamAccessResolver;
 }
 
 interface TeamRow {
@@ -161,18 +159,9 @@ export function teamService(deps: TeamServiceDeps): ServiceImpl<typeof TeamServi
       const type = teamResourceType(req.resourceType);
       const team = await loadTeam(requireAuth(ctx), requireParameter(req.teamId, "teamId"));
       const owner = assignmentOwner(ctx, requireTeamEnabled(type), deps.local, deps.peers);
+      // The owner lists only what the caller's teams let it see (libs/runtime listTeamResources).
       const { assignments } = await owner.listTeamResources({ customerId: BigInt(team.customer_id), resourceType: type, teamId: team.id });
-      // Document 2 "User": "restricted = sees only team-assigned resources". A member sees every
-      // resource of its team; for any other team only the resources its teams let it see.
-      const access = await deps.access(ctx);
-      if (access.kind === "full" || access.teamIds.includes(team.id)) return { assignments };
-      if (OWNER_OF[type] !== "core") {
-        // The owning service holds the other assignments of these resources: list nothing
-        // rather than ids the caller may not see (the owner's listTeamResources should filter).
-        return { assignments: [] };
-      }
-      const current = await assignmentsOfResources(knex, assignments.map((a) => a.id));
-      return { assignments: assignments.filter((a) => resourceAccess(access, current.get(a.id) ?? []) !== "none") };
+      return { assignments };
     },
 
     async listResourceTeamAssignments(req, ctx) {

@@ -24,6 +24,12 @@ export interface MediaTeamHooks {
   removeAll(trx: Knex.Transaction, kind: TeamResourceKind, resourceIds: string[]): Promise<void>;
   /** Before a write: refuse when the caller only holds read-only team access to the resource. */
   assertWritable(db: Knex | Knex.Transaction, auth: AuthContext, kind: TeamResourceKind, resourceIds: string[]): Promise<void>;
+  /**
+   * Before a folder's subtree is deleted: refuse (403 team.error.readOnly, naming the folder) when
+   * the caller may not write every folder and file in it (`resourceIds` is called only for team-restricted
+   * callers). Optional: absent = no team restriction.
+   */
+  assertTreeWritable?(db: Knex | Knex.Transaction, auth: AuthContext, folderId: string, resourceIds: () => Promise<{ folders: string[]; files: string[] }>): Promise<void>;
   /** On replace: the source file's assignments after MERGE / OVERWRITE / KEEP_TARGET. */
   applyReplace(trx: Knex.Transaction, fromFileId: string, toFileId: string, mode: TeamAssignmentMode): Promise<void>;
 }

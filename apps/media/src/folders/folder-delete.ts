@@ -18,14 +18,25 @@ export function rootNotDeletable(id: string) {
   return serviceError(Code.InvalidArgument, "fileFolder.error.rootNotDeletable", "The root folder cannot be deleted", { fileFolderId: id });
 }
 
-/** Deletes a folder subtree (folders and files) in the caller's transaction. */
-export async function deleteFolderTree(trx: Knex.Transaction, deps: FileDeps, folder: FolderRow): Promise<DeletedFileBlob[]> {
+/**
+ * Deletes a folder subtree (folders and files) in the caller's transaction. With `auth` (a caller's
+ * delete), every folder and file of the subtree must be writable for the caller's teams: a team user
+ * whose team holds a file "readOnly" cannot delete it by deleting its folder.
+ */
+export async function deleteFolderTree(trx: Knex.Transaction, deps: FileDeps, folder: FolderRow, auth?: AuthContext): Promise<DeletedFileBlob[]> {
   if (folder.parent_id === null) throw rootNotDeletable(folder.id);
   const customerId = customerIdOf(folder);
   // The subtree's folders first: an upload or folder create into one of them that is
   // mid-transaction commits before the files below are read (so its file is deleted, announced
   // and its bytes scheduled like the others); a later one waits, then finds the folder gone (404).
-  await trx("file_folder").where({ customer_id: customerId }).whereRaw("path @> ARRAY[?]::uuid[]", [folder.id]).orderBy("id").forUpdate().select("id");
+  const locked: { id: string }[] = await trx("file_folder").where({ customer_id: customerId }).whereRaw("path @> ARRAY[?]::uuid[]", [folder.id]).orderBy("id").forUpdate().select("id");
+  if (auth && deps.teams.assertTreeWritable) {
+    // After the lock: no file or folder can enter the subtree before the delete.
+    await deps.teams.assertTreeWritable(trx, auth, folder.id, async () => {
+      const files: { id: string }[] = await trx("file").where({ customer_id: customerId }).whereRaw("path @> ARRAY[?]::uuid[]", [folder.id]).select("id");
+      return { folders: locked.map((f) => f.id), files: files.map((f) => f.id) };
+    });
+  }
   const blobs = await deleteFilesUnder(trx, deps.teams, customerId, folder.id);
   const folders: { id: string; quick_filter_id: string | null }[] = await trx("file_folder")
     .where({ customer_id: customerId })
@@ -45,7 +56,7 @@ export async function deleteFolder(ctx: HandlerContext, deps: FileDeps, folderId
     const folder = await requireFolder(trx, auth.scope, folderId, true);
     await deps.teams.assertWritable(trx, auth, "fileFolder", [folder.id]);
     const customerId = customerIdOf(folder);
-    const blobs = await deleteFolderTree(trx, deps, folder);
+    const blobs = await deleteFolderTree(trx, deps, folder, auth);
     await announceDeletedFiles(trx, deps.outbox, customerId, blobs, removeFromPlaylists);
     return { customerId, blobs };
   });
@@ -95,7 +106,7 @@ async function removeBatchInTransaction(trx: Knex.Transaction, deps: FileDeps, a
   for (const folder of folders) {
     // A folder already removed as part of an earlier one's subtree is skipped.
     const still = await trx("file_folder").where({ id: folder.id }).first();
-    if (still) blobs.push(...(await deleteFolderTree(trx, deps, folder)));
+    if (still) blobs.push(...(await deleteFolderTree(trx, deps, folder, auth)));
   }
   return blobs;
 }

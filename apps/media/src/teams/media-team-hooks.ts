@@ -2,7 +2,7 @@
 // over media's team_assignment table and team replica.
 import { Code } from "@connectrpc/connect";
 import type { Knex } from "knex";
-import { serviceError, type AuthContext, type TeamAccess } from "@signage/auth";
+import { resourceAccess, serviceError, type AuthContext, type TeamAccess } from "@signage/auth";
 import {
   assignOnCreate,
   assignmentsOfResource,
@@ -61,6 +61,19 @@ export function mediaTeamHooks(tables: TeamResourceTables, facts: TeamFactsSourc
       if (access.kind === "full" || resourceIds.length === 0) return;
       const assignments = await assignmentsOfResources(db, resourceIds);
       for (const id of resourceIds) requireWritable(access, kind, id, assignments.get(id) ?? []);
+    },
+
+    async assertTreeWritable(db, auth, folderId, resourceIds) {
+      const access = await teamAccessForCaller(facts, auth.caller);
+      if (access.kind === "full") return;
+      const { folders, files } = await resourceIds();
+      const assignments = await assignmentsOfResources(db, [...folders, ...files]);
+      // An item the caller reads only, or does not see at all, is not named (its id is not the caller's to learn).
+      for (const [, teams] of assignments) {
+        if (resourceAccess(access, teams) !== "write") {
+          throw serviceError(Code.PermissionDenied, "team.error.readOnly", `fileFolder '${folderId}' holds folders or files that are read-only for you through their team assignments`, { resourceType: "fileFolder", id: folderId });
+        }
+      }
     },
 
     async applyReplace(trx, fromFileId, toFileId, mode) {

@@ -113,7 +113,13 @@ export function teamAssignmentService(deps: TeamAssignmentDeps): ServiceImpl<typ
     async listTeamResources(req, ctx) {
       tableOf(deps.tables, req.resourceType);
       await teamCustomer(ctx, deps, req.teamId);
-      return { assignments: await resourcesOfTeam(deps.knex, req.resourceType, req.teamId) };
+      const assignments = await resourcesOfTeam(deps.knex, req.resourceType, req.teamId);
+      // Document 2 "User": "restricted = sees only team-assigned resources". A member sees every
+      // resource of its team; anyone else only those its own teams (or no team) let it see.
+      const access = await deps.access(ctx);
+      if (access.kind === "full" || access.teamIds.includes(req.teamId)) return { assignments };
+      const current = await assignmentsOfResources(deps.knex, assignments.map((a) => a.id));
+      return { assignments: assignments.filter((a) => resourceAccess(access, current.get(a.id) ?? []) !== "none") };
     },
     async listResourceTeams(req, ctx) {
       const table = tableOf(deps.tables, req.resourceType);
