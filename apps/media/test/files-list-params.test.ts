@@ -93,8 +93,16 @@ describe("'readOnly | boolean | true when caller has no write access': computed 
     }
     const summary = (query: Record<string, string>) => lib.http.get("/api/v2/file/view/summary", { token: t.viewer.token, query });
     expect((await summary({ sort: "readOnly,asc" })).body).toMatchObject(errorBody("sort.error.invalid"));
-    expect((await summary({ fileSearch: "readOnly=true" })).body).toMatchObject(errorBody("search.error.invalid"));
-    expect((await summary({ folderSearch: "readOnly=true" })).body).toMatchObject(errorBody("search.error.invalid"));
+    // The summary's parameters are fileSearch, folderSearch and folderSelect: its errors name those, not `search`.
+    const fileSearch = (await summary({ fileSearch: "readOnly=true" })).body;
+    expect(fileSearch).toMatchObject(errorBody("search.error.invalid"));
+    expect([fileSearch.details.parameter, fileSearch.message]).toEqual(["fileSearch", expect.stringContaining("fileSearch")]);
+    const folderSearch = (await summary({ folderSearch: "nope=1" })).body;
+    expect([folderSearch.status, folderSearch.key]).toEqual([400, "search.error.unknownField"]);
+    expect([folderSearch.details.parameter, folderSearch.message]).toEqual(["folderSearch", expect.stringContaining("in folderSearch")]);
+    const folderSelect = (await summary({ folderSelect: "nope" })).body;
+    expect([folderSelect.status, folderSelect.key]).toEqual([400, "select.error.unknownField"]);
+    expect(folderSelect.details.parameter).toBe("folderSelect");
   });
 
   it("every field the lists offer for sorting sorts (200), both ways; none is a constant", async () => {

@@ -1,7 +1,8 @@
 // "Create filtered folder ... quickFilterId (req)": the folder shows what the quick
 // filter selects, so it must name a FILE quick filter of the folder's own tenant.
-// Anything else is refused like an unknown quickFilterId in a list (400
-// quickFilter.error.notFound), through the same resolver the file list uses.
+// Anything else is refused as in a list, through the same resolver the file list
+// uses: 400 quickFilter.error.notFound, or entityTypeMismatch for the tenant's own
+// filter of another type.
 import { Code, type HandlerContext } from "@connectrpc/connect";
 import { serviceError } from "@signage/auth";
 import type { FileDeps } from "../files/file-deps.js";

@@ -48,7 +48,9 @@ export function coreQuickFilters(peers: Peers, entityType: FilteredEntityTypeNam
       const filter = read.value.quickFilter;
       if (filter?.customerId === undefined || Number(filter.customerId) !== customerId) throw unknown(quickFilterId);
       if (filter.filteredEntityType !== FilteredEntityType[entityType]) {
-        throw unknown(quickFilterId, { filteredEntityType: FilteredEntityType[filter.filteredEntityType ?? 0], expected: entityType });
+        // The caller's own filter of another type: the answer a list gives for it (core's compile).
+        const type = FilteredEntityType[filter.filteredEntityType ?? 0];
+        throw serviceError(Code.InvalidArgument, "quickFilter.error.entityTypeMismatch", `Quick filter '${quickFilterId}' filters ${type}, not ${entityType}`, { quickFilterId, filteredEntityType: type, expected: entityType });
       }
       if (search.status === "rejected") throw search.reason;
       return search.value;
