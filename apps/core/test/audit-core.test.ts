@@ -114,6 +114,23 @@ describe("POST /api/user/password names a missing parameter", () => {
   });
 });
 
+describe("GET /api/v2/user select of the nested customer", () => {
+  // "`select` only fields of the published schema": a user's customer is published as
+  // {id, name, expirationDate, force2FA}. `customer(createdDate,freeLicenses)` answered 200 with
+  // `customer: {id}`, the named fields silently dropped.
+  it("names only the published nested fields (400 select.error.unknownField otherwise); search still reaches any customer field", async () => {
+    const refused = await platform.http.get("/api/v2/user", { token: admin, query: { select: "email,customer(createdDate,freeLicenses)" } });
+    expect([refused.status, refused.body], refused.text).toEqual([400, errorBody(400, "select.error.unknownField")]);
+    expect(refused.body.message).toContain("'customer.createdDate'");
+    expect(refused.body.message).toContain("customer.id, customer.name, customer.expirationDate, customer.force2FA");
+    const ok = await platform.http.get("/api/v2/user", { token: admin, query: { select: "email,customer(name,force2FA),userInterfaceProfile(name)", size: "1" } });
+    expect(ok.status, ok.text).toBe(200);
+    expect(Object.keys(ok.body.content[0].customer).sort()).toEqual(["force2FA", "id", "name"]);
+    const searched = await platform.http.get("/api/v2/user", { token: admin, query: { search: "customer.freeLicenses=NULL|customer.freeLicenses>-1", select: "email", size: "1" } });
+    expect(searched.status, searched.text).toBe(200);
+  });
+});
+
 describe("POST /api/v2/user/profilePicture size limit", () => {
   // A profile picture holds at most 2 MiB (MAX_PROFILE_PICTURE_BYTES). The gateway refused a
   // larger one saying "The file exceeds 2097153 bytes": a limit one byte off the real one.

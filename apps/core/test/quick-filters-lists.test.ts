@@ -146,7 +146,7 @@ describe("quickFilterId on lists", () => {
   });
 
   it("CompileQuickFilter (internal RPC, no REST route) answers filter language text that parses back", async () => {
-    const id = await quickFilter(editorA.token, "FILE", { tags: ["a#b.c"], name: "x|y,z", type: "a(b)", folderId: folder });
+    const id = await quickFilter(editorA.token, "FILE", { tags: ["a#b.c"], name: "x|y,z", type: ["IMAGE", "VIDEO"], folderId: folder });
     const core = platform.running.find((m) => m.name === "core")!;
     const client = createClient(
       QuickFilterService,
@@ -157,7 +157,7 @@ describe("quickFilterId on lists", () => {
     );
     const res = await client.compileQuickFilter({ quickFilterId: id, expectedEntityType: FilteredEntityType.FILE });
     expect(res.filteredEntityType).toBe(FilteredEntityType.FILE);
-    expect(parseFilter(res.search)).toMatchObject(criteriaToFilter("FILE", { tags: ["a#b.c"], name: "x|y,z", type: "a(b)", folderId: folder })!);
+    expect(parseFilter(res.search)).toMatchObject(criteriaToFilter("FILE", { tags: ["a#b.c"], name: "x|y,z", type: ["IMAGE", "VIDEO"], folderId: folder })!);
     const err = await client.compileQuickFilter({ quickFilterId: id, expectedEntityType: FilteredEntityType.CONTENT }).catch((e) => e);
     expect(readErrorDetail(err)?.key).toBe("quickFilter.error.entityTypeMismatch");
     expect((await platform.http.get("/api/quickFilter/compile", { token: viewerA.token })).status).not.toBe(200);

@@ -11,7 +11,7 @@ import {
   type ListParams,
 } from "../src/index.js";
 import { pageInfo } from "../src/list/page.js";
-import { folderResource, itemResource } from "./support/fixture-registry.js";
+import { contentResource, folderResource, itemResource } from "./support/fixture-registry.js";
 import { SEED } from "./support/seed-quotes.js";
 
 const plan = (params: ListParams, options = {}) => planList(itemResource, params, options);
@@ -200,6 +200,43 @@ describe(SEED.searchVsSelect, () => {
     ["content(nope)", "Unknown field 'content.nope' in select at position 8"],
   ])("%s", (select, message) => {
     expect(rejection({ select }).message).toContain(message);
+  });
+});
+
+describe(`${SEED.searchVsSelect}: a relation publishing part of its target`, () => {
+  // A user's `customer` is a nested {id, name, ...}, not a whole customer: select names only the
+  // published part (it used to accept any target field and the service dropped it silently).
+  const owner = defineResource({
+    table: "owner",
+    fields: {
+      id: { type: "id" },
+      content: { type: "relation", cardinality: "one", target: contentResource, localColumn: "content_id", targetColumn: "id", published: ["id", "name"] },
+    },
+  });
+  const pick = (select: string) => planList(owner, { select }).selection.fields.map((f) => (f.kind === "relation" ? f.selection.fields.map((n) => n.field.name) : f.field.name));
+  test("select takes the published fields, and * or the bare relation means those only", () => {
+    expect(pick("content(name)")).toEqual(["id", ["id", "name"]]);
+    expect(pick("content")).toEqual(["id", ["id", "name"]]);
+    expect(pick("content(*)")).toEqual(["id", ["id", "name"]]);
+  });
+  test("another field of the target is 400 select.error.unknownField naming what may be selected", () => {
+    try {
+      planList(owner, { select: "content(kind)" });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ListQueryError).key).toBe("select.error.unknownField");
+      expect((error as Error).message).toMatch(/^Unknown field 'content.kind' in select at position 8; known fields: content.id, content.name$/);
+    }
+  });
+  test("search and sort still reach every field of the target", () => {
+    expect(() => planList(owner, { search: "content.kind=SLIDE", sort: "content.kind,desc" })).not.toThrow();
+  });
+  test("a published name the target lacks is a registry mistake, said at once", () => {
+    const broken = defineResource({
+      table: "broken",
+      fields: { id: { type: "id" }, content: { type: "relation", cardinality: "one", target: contentResource, localColumn: "content_id", targetColumn: "id", published: ["id", "nmae"] } },
+    });
+    expect(() => planList(broken, { select: "content" })).toThrow("publishes 'nmae'");
   });
 });
 

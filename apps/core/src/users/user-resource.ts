@@ -65,7 +65,8 @@ export const userResource = defineResource({
     // No PIN codes exist yet (user-mapper.ts answers false as well).
     pinCodePresent: { type: "boolean", computed: { sql: "false", columns: [] } },
     customerId: { type: "number", sqlType: "bigint", column: "customer_id", selectable: false },
-    customer: { type: "relation", cardinality: "one", target: customerResource, localColumn: "customer_id", targetColumn: "id" },
-    userInterfaceProfile: { type: "relation", cardinality: "one", target: uiProfileResource, localColumn: "ui_profile_id", targetColumn: "id" },
+    // Selected as the nested objects User publishes (UserCustomer, UserInterfaceProfileRef); searchable through every field.
+    customer: { type: "relation", cardinality: "one", target: customerResource, localColumn: "customer_id", targetColumn: "id", published: ["id", "name", "expirationDate", "force2FA"] },
+    userInterfaceProfile: { type: "relation", cardinality: "one", target: uiProfileResource, localColumn: "ui_profile_id", targetColumn: "id", published: ["id", "name"] },
   },
 });

@@ -11,22 +11,27 @@ const STAR: readonly SelectItem[] = [{ name: "*", position: 0 }];
  * computed, select-only or relation fields); `id` is always included; a relation named
  * without a group selects the relation's `*`.
  */
-export function resolveSelect(entity: ResourceRegistry, items: readonly SelectItem[] | null, text: string, prefix = ""): Selection {
+export function resolveSelect(entity: ResourceRegistry, items: readonly SelectItem[] | null, text: string, prefix = "", published?: ReadonlySet<string>): Selection {
   const chosen = new Map<string, SelectedField>();
+  // Inside a relation that publishes a subset of its target, the rest is not selectable.
+  const selectable = (field: ResolvedField) => field.selectable && (published === undefined || published.has(field.name));
   for (const item of items ?? STAR) {
     if (item.name === "*") {
       for (const field of entity.fields.values()) {
-        if (isInStar(field)) chosen.set(field.name, { kind: "value", field });
+        if (isInStar(field) && selectable(field)) chosen.set(field.name, { kind: "value", field });
       }
       continue;
     }
     const field = entity.fields.get(item.name);
-    if (!field || !field.selectable) {
-      const known = [...entity.fields.values()].filter((f) => f.selectable).map((f) => prefix + f.name);
+    if (!field || !selectable(field)) {
+      const known = [...entity.fields.values()].filter(selectable).map((f) => prefix + f.name);
       throw new UnknownFieldError("select", prefix + item.name, known, item.position);
     }
     if (isRelation(field)) {
-      const nested = resolveSelect(field.resolveTarget(), item.children ?? null, text, `${prefix}${field.name}.`);
+      const target = field.resolveTarget();
+      const subset = field.published === undefined ? undefined : new Set(field.published);
+      for (const name of subset ?? []) if (!target.fields.has(name)) throw new Error(`relation '${field.name}' of ${entity.name} publishes '${name}', which ${target.name} does not have`);
+      const nested = resolveSelect(target, item.children ?? null, text, `${prefix}${field.name}.`, subset);
       chosen.set(field.name, { kind: "relation", field, selection: nested });
     } else if (item.children) {
       throw new InvalidSelectError(`Invalid select at position ${item.position}: '${prefix}${item.name}' is not a relation, so it takes no (...)`, text, item.position);

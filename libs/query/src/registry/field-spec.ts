@@ -64,6 +64,13 @@ export interface RelationFieldSpec {
   readonly orderColumn?: string;
   readonly selectable?: boolean;
   readonly searchable?: boolean;
+  /**
+   * The target's fields `select` may name inside this relation: those of the nested object the
+   * resource publishes (e.g. a user's `customer` is `{id, name, expirationDate, force2FA}`, not a
+   * whole customer). Default: every selectable field of the target. `search` and `sort` reach every
+   * field of the target either way ("`search` may use any field including internal ones").
+   */
+  readonly published?: readonly string[];
 }
 
 export type FieldSpec = ScalarFieldSpec | RelationFieldSpec;
