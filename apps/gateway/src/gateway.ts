@@ -60,6 +60,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (ctx.status === 404 && ctx.body === undefined) {
         throw new HttpError(404, "error.notFound", `No route for ${ctx.method} ${ctx.path}`);
       }
+      // The router's 405/501 (the Allow header already set, RFC 9110 15.5.6) get the error body too.
+      if (ctx.status === 405 && ctx.body === undefined) throw new HttpError(405, "error.methodNotAllowed", `Method ${ctx.method} is not allowed for this path; allowed: ${ctx.response.get("Allow")}`);
+      if (ctx.status === 501 && ctx.body === undefined) throw new HttpError(501, "error.notImplemented", "Method not implemented");
     } catch (err) {
       const { body, unexpected } = errorBodyFor(err);
       if (clientWentAway(ctx, err)) options.logger.info({ method: ctx.method, path: ctx.path }, "client closed the connection before the request was complete");
@@ -93,6 +96,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
 
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true, methodNotAllowed: () => new HttpError(405, "error.methodNotAllowed", "Method not allowed for this path"), notImplemented: () => new HttpError(501, "error.notImplemented", "Method not implemented") }));
+  // Not `throw: true`: the router sets the Allow header only when it does not throw.
+  app.use(router.allowedMethods());
   return { app, routes };
 }

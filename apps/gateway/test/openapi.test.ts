@@ -35,3 +35,43 @@ describe("OpenAPI list operations", () => {
     expect(param("size")).toMatchObject({ minimum: 1, default: 20 });
   });
 });
+
+// What a client generated from /openapi.json relies on, over the whole route table.
+describe("OpenAPI document for generated clients", async () => {
+  const { allFiles } = await import("@signage/contracts");
+  type Op = { operationId: string; parameters: { name: string; in: string; schema: Record<string, unknown> }[]; responses: Record<string, unknown>; security?: unknown[] };
+  const full = generateOpenApi(buildRouteTable(allFiles)) as { paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, { required?: string[] }> } };
+  const ops = Object.values(full.paths).flatMap((item) => Object.values(item));
+
+  // Every error is rendered with all five fields (error-body.ts): a client must not type them optional.
+  it("requires every field of the error body", () => {
+    expect(full.components.schemas.ErrorBody.required?.sort()).toEqual(["details", "error", "key", "message", "status"]);
+  });
+
+  // OpenAPI 3.1 4.8.10: operationId is unique among all operations (client method names).
+  it("gives every operation a unique operationId", () => {
+    const ids = ops.map((op) => op.operationId);
+    expect(ids.every(Boolean)).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  // The gateway takes an int64 path or query value as digits, and a JS client must send one past
+  // 2^53 as a string: the schema admits both, or a generated client would force a lossy number.
+  it("types int64 path and query parameters as integer or digit string", () => {
+    const customerId = full.paths["/api/customer"].get.parameters.find((p) => p.name === "customerId")!.schema;
+    expect(customerId).toMatchObject({ type: ["integer", "string"], format: "int64", pattern: "^-?[0-9]+$" });
+    const id = full.paths["/api/customer/{id}"].put.parameters.find((p) => p.name === "id")!.schema;
+    expect(id.type).toEqual(["integer", "string"]);
+    for (const op of ops) for (const p of op.parameters) if (p.schema.format === "int64") expect(p.schema.type, `${op.operationId} ${p.name}`).toEqual(["integer", "string"]);
+  });
+
+  // The token, revoke and health edges are part of what a client calls: documented, without bearer security.
+  it("documents /oauth/token, /oauth/revoke, /healthz and /readyz as public operations", () => {
+    for (const [path, verb] of [["/oauth/token", "post"], ["/oauth/revoke", "post"], ["/healthz", "get"], ["/readyz", "get"]] as const) {
+      const op = full.paths[path]?.[verb];
+      expect(op, path).toBeDefined();
+      expect(op.security, path).toEqual([]);
+    }
+    expect(JSON.stringify(full.paths["/oauth/token"].post)).toContain("application/x-www-form-urlencoded");
+  });
+});

@@ -26,7 +26,9 @@ export function mountOAuthRoutes(router: Router, upstreams: Upstreams, callTimeo
   const transport = upstreams.transportFor(AuthService);
 
   router.post("/oauth/token", async (ctx) => {
+    // RFC 6749 5.1: token responses carry Cache-Control: no-store and Pragma: no-cache.
     ctx.set("Cache-Control", "no-store");
+    ctx.set("Pragma", "no-cache");
     try {
       const form = await readFormBody(ctx, FORM_LIMIT);
       const basic = basicCredentials(ctx.get("authorization"));

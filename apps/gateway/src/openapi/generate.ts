@@ -55,6 +55,57 @@ function responseSchema(route: RestRoute, schemas: SchemaRegistry): Schema | und
   return schemas.ref(out);
 }
 
+/**
+ * A 64-bit path or query parameter is taken as its decimal digits, so a client may pass it as a
+ * string (and must, past 2^53, where a JS number loses digits): typed integer or digit string.
+ */
+function int64AsText(schema: Schema): Schema {
+  if (schema.type === "array" && schema.items) return { ...schema, items: int64AsText(schema.items as Schema) };
+  if (schema.type !== "integer" || schema.format !== "int64") return schema;
+  return { ...schema, type: ["integer", "string"], pattern: "^-?[0-9]+$" };
+}
+
+const ERROR_RESPONSE = { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorBody" } } } };
+
+/** The edges served beside the descriptor routes (gateway.ts, oauth-routes.ts, health-routes.ts). */
+function edgePaths(): Record<string, Record<string, unknown>> {
+  const tokenOk = {
+    type: "object",
+    required: ["access_token", "token_type", "expires_in"],
+    properties: { access_token: { type: "string" }, token_type: { type: "string", enum: ["Bearer"] }, expires_in: { type: "integer" }, refresh_token: { type: "string" } },
+  };
+  const form = (properties: Record<string, Schema>, required: string[]) => ({ required: true, content: { "application/x-www-form-urlencoded": { schema: { type: "object", required, properties } } } });
+  const health = (operationId: string, description: string) => ({
+    get: {
+      operationId, tags: ["Health"], summary: operationId, description, "x-min-role": "PUBLIC", security: [], parameters: [],
+      responses: {
+        "200": { description: "UP", content: { "application/json": { schema: { type: "object", properties: { status: { type: "string" }, services: { type: "object", additionalProperties: { type: "string" } } } } } } },
+        ...(operationId === "readyz" ? { "503": { description: "DOWN: an upstream service does not answer SERVING" } } : {}),
+      },
+    },
+  });
+  return {
+    "/oauth/token": {
+      post: {
+        operationId: "oauth.token", tags: ["OAuth"], summary: "Token", "x-min-role": "PUBLIC", security: [], parameters: [],
+        description: "RFC 6749 token endpoint: grants password, refresh_token, client_credentials (client credentials in HTTP Basic or the form). Answers carry Cache-Control: no-store. Errors carry RFC 6749 `error`/`error_description` beside `message`/`key`.",
+        requestBody: form({ grant_type: { type: "string", enum: ["password", "refresh_token", "client_credentials"] }, username: { type: "string" }, password: { type: "string" }, refresh_token: { type: "string" }, client_id: { type: "string" }, client_secret: { type: "string" }, totp: { type: "string" } }, ["grant_type"]),
+        responses: { "200": { description: "Tokens", content: { "application/json": { schema: tokenOk } } }, default: { description: "Error", content: { "application/json": { schema: { allOf: [{ $ref: "#/components/schemas/ErrorBody" }, { type: "object", properties: { error_description: { type: "string" } } }] } } } } },
+      },
+    },
+    "/oauth/revoke": {
+      post: {
+        operationId: "oauth.revoke", tags: ["OAuth"], summary: "Revoke", "x-min-role": "PUBLIC", security: [], parameters: [],
+        description: "RFC 7009: revokes a refresh token; an unknown token is not an error.",
+        requestBody: form({ token: { type: "string" } }, ["token"]),
+        responses: { "200": { description: "Revoked (or unknown)", content: { "application/json": { schema: { type: "object" } } } }, default: ERROR_RESPONSE },
+      },
+    },
+    "/healthz": health("healthz", "The process is alive."),
+    "/readyz": health("readyz", "Every upstream service answers grpc.health.v1 Check with SERVING."),
+  };
+}
+
 function operation(route: RestRoute, schemas: SchemaRegistry): Record<string, unknown> {
   const input = route.method.input;
   const bound = new Set(route.template.variables.map((v) => v.field));
@@ -68,8 +119,8 @@ function operation(route: RestRoute, schemas: SchemaRegistry): Record<string, un
     requestBody = { required: true, content: { "application/json": { schema: schemas.fieldSchema(field) } } };
   }
   const parameters = [
-    ...route.template.variables.map((v) => ({ name: v.param, in: "path", required: true, schema: schemas.fieldSchema(v.field) })),
-    ...queryFields(input, bound).map((f) => ({ name: f.jsonName, in: "query", required: false, schema: pagingBounds(route, f, schemas.fieldSchema(f)) })),
+    ...route.template.variables.map((v) => ({ name: v.param, in: "path", required: true, schema: int64AsText(schemas.fieldSchema(v.field)) })),
+    ...queryFields(input, bound).map((f) => ({ name: f.jsonName, in: "query", required: false, schema: int64AsText(pagingBounds(route, f, schemas.fieldSchema(f))) })),
   ];
   const role = Role[route.minRole] ?? "UNSPECIFIED";
   const response = responseSchema(route, schemas);
@@ -85,7 +136,7 @@ function operation(route: RestRoute, schemas: SchemaRegistry): Record<string, un
     ...(requestBody ? { requestBody } : {}),
     responses: {
       ...(response ? { "200": { description: "OK", content: { "application/json": { schema: response } } } } : { "204": { description: "No content" } }),
-      default: { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorBody" } } } },
+      default: ERROR_RESPONSE,
     },
     ...streamingOpenApi(route),
   };
@@ -94,10 +145,18 @@ function operation(route: RestRoute, schemas: SchemaRegistry): Record<string, un
 export function generateOpenApi(routes: RestRoute[], info: { title?: string; version?: string } = {}): Record<string, unknown> {
   const schemas = new SchemaRegistry();
   const paths: Record<string, Record<string, unknown>> = {};
+  const operationIds = new Set<string>();
   for (const route of routes) {
     const path = route.template.pattern.replace(/\{([a-zA-Z0-9_]+)\}/g, (_m, name: string) => `{${route.template.variables.find((v) => v.field.name === name)?.param ?? name}}`);
-    (paths[path] ??= {})[route.verb.toLowerCase()] = operation(route, schemas);
+    const op = operation(route, schemas);
+    // An RPC with additional_bindings has one operation per binding: operationIds must stay unique (OpenAPI 3.1, 4.8.10).
+    const base = op.operationId as string;
+    let id = base;
+    for (let n = 2; operationIds.has(id); n++) id = `${base}_${n}`;
+    operationIds.add(id);
+    (paths[path] ??= {})[route.verb.toLowerCase()] = { ...op, operationId: id };
   }
+  Object.assign(paths, edgePaths());
   return {
     openapi: "3.1.0",
     info: { title: info.title ?? "Signage platform API", version: info.version ?? "2" },
@@ -108,7 +167,9 @@ export function generateOpenApi(routes: RestRoute[], info: { title?: string; ver
         ...schemas.components,
         ErrorBody: {
           type: "object",
-          properties: { status: { type: "integer" }, error: { type: "string" }, message: { type: "string" }, key: { type: "string" }, details: { type: "object" } },
+          // Every error has all five (error-body.ts): generated clients must not make them optional.
+          required: ["status", "error", "message", "key", "details"],
+          properties: { status: { type: "integer" }, error: { type: "string" }, message: { type: "string" }, key: { type: "string" }, details: { type: "object", additionalProperties: true } },
         },
       },
     },

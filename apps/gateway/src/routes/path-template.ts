@@ -34,5 +34,8 @@ export function parsePathTemplate(pattern: string, input: DescMessage): PathTemp
     const followedByName = /[A-Za-z0-9_$]/.test(whole.charAt(offset + match.length));
     return followedByName ? `:"${field.jsonName}"` : `:${field.jsonName}`;
   });
-  return { pattern, routerPath, variables, specificity: variables.length };
+  // The router matches with an optional trailing slash; a documented one (`/api/fileFolder/`) is
+  // dropped so that `/api/fileFolder` reaches the operation too, as `/api/customer/` reaches `/api/customer`.
+  const withoutTrailingSlash = routerPath.length > 1 ? routerPath.replace(/\/+$/, "") : routerPath;
+  return { pattern, routerPath: withoutTrailingSlash, variables, specificity: variables.length };
 }

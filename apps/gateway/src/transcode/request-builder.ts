@@ -45,8 +45,10 @@ function queryFieldValue(field: DescField, given: string[]): unknown {
     return values.map((v) => scalarFromText(field, v, where));
   }
   if (field.fieldKind === "scalar" || field.fieldKind === "enum") {
-    // A repeated parameter for a single-valued field: the last one wins, as in most servers.
-    return scalarFromText(field, values[values.length - 1], where);
+    // A single-valued field given twice (`?customerId=1&customerId=2`): which one is meant is
+    // ambiguous (and a proxy may have checked the other one), so it is refused, not guessed.
+    if (values.length > 1) throw new RestInputError(where, `takes one value, got ${values.length}`);
+    return scalarFromText(field, values[0], where);
   }
   return undefined;
 }
@@ -73,10 +75,11 @@ export function buildRequest(route: RestRoute, http: HttpInput): MessageShape<De
   const bound = new Set<DescField>();
 
   for (const variable of route.template.variables) {
+    // Already percent-decoded once by the router: decoding again would turn `%2525` into `%`, and `%25` into a URIError.
     const text = http.params[variable.param];
     bound.add(variable.field);
     if (text === undefined) continue;
-    init[variable.field.localName] = scalarFromText(variable.field, decodeURIComponent(text), `Path parameter '${variable.param}'`);
+    init[variable.field.localName] = scalarFromText(variable.field, text, `Path parameter '${variable.param}'`);
   }
 
   if (route.body === "*") {

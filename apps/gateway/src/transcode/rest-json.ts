@@ -209,7 +209,7 @@ export function messageFromRest(desc: DescMessage, raw: unknown, where: string):
       throw new RestInputError(where, `is not valid: ${(e as Error).message}`);
     }
   }
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new RestInputError(where, `must be a JSON object`);
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new RestInputError(where || "Request body", `must be a JSON object`);
   const init: Plain = {};
   for (const [key, value] of Object.entries(raw as Plain)) {
     const field = desc.fields.find((f) => f.jsonName === key) ?? desc.fields.find((f) => f.name === key);

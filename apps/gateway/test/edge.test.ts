@@ -1,0 +1,93 @@
+// In-memory level: what an API consumer relies on at the REST edge besides the transcoding
+// itself (methods, path and query parsing, token response headers), against small in-process
+// implementations of the real contracts.
+import { afterAll, describe, expect, it } from "vitest";
+import { createRouterTransport } from "@connectrpc/connect";
+import { allFiles } from "@signage/contracts";
+import { CustomerService } from "@signage/contracts/signage/core/v1/customer_pb";
+import { AuthService } from "@signage/contracts/signage/core/v1/auth_pb";
+import { FileFolderService } from "@signage/contracts/signage/media/v1/file_folder_pb";
+import { createGateway, upstreamsByPackage } from "../src/index.js";
+
+const silent = { info() {}, warn() {}, error() {}, debug() {} };
+const servers: { close(cb: () => void): void }[] = [];
+afterAll(() => Promise.all(servers.map((s) => new Promise<void>((ok) => s.close(() => ok())))));
+
+function gatewayWith(register: Parameters<typeof createRouterTransport>[0]): string {
+  const transport = createRouterTransport(register);
+  const upstreams = upstreamsByPackage({ core: transport, media: transport, integration: transport, reporting: transport, licensing: transport });
+  const server = createGateway({ files: allFiles, upstreams, logger: silent }).app.listen(0);
+  servers.push(server);
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+const ERROR_KEYS = ["details", "error", "key", "message", "status"];
+
+describe("REST edge", () => {
+  // RFC 9110 15.5.6: a 405 response MUST carry an Allow header listing the methods the path takes.
+  it("answers a wrong method with 405, the Allow header and the error body", async () => {
+    const base = gatewayWith(() => {});
+    const res = await fetch(`${base}/api/customer`, { method: "PATCH" });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("HEAD, GET, POST");
+    const body = (await res.json()) as Record<string, unknown> & { message: string };
+    expect(Object.keys(body).sort()).toEqual(ERROR_KEYS);
+    expect(body).toMatchObject({ status: 405, error: "Method Not Allowed", key: "error.methodNotAllowed" });
+  });
+
+  // A path parameter is percent-decoded once (RFC 3986 2.4): `%25` is a literal `%`, never a 500,
+  // and `%2532` is the text `%32`, not `2`.
+  it("decodes percent-encoded path parameters exactly once", async () => {
+    const seen: string[] = [];
+    const base = gatewayWith((router) => router.service(FileFolderService, { deleteFileFolder: (req) => (seen.push(req.folderId), {}) }));
+    expect((await fetch(`${base}/api/fileFolder/100%25`, { method: "DELETE" })).status).toBe(204);
+    expect((await fetch(`${base}/api/fileFolder/%2532`, { method: "DELETE" })).status).toBe(204);
+    expect(seen).toEqual(["100%", "%32"]);
+    const res = await fetch(`${base}/api/customer/%2532`, { method: "PUT", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ key: "request.error.invalid", details: { where: "Path parameter 'id'" } });
+  });
+
+  // A single-valued parameter given twice is ambiguous (HTTP parameter pollution: a proxy may have
+  // checked the other value, e.g. the customerId selector): 400, not a silent pick.
+  it("refuses a repeated query parameter for a single-valued field; repeated fields still take several", async () => {
+    let sorts: string[] = [];
+    const base = gatewayWith((router) => router.service(CustomerService, { listCustomers: (req) => ((sorts = req.query?.sort ?? []), {}) }));
+    const res = await fetch(`${base}/api/customer?customerId=1&customerId=2`);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as Record<string, unknown> & { message: string };
+    expect(body).toMatchObject({ status: 400, key: "request.error.invalid" });
+    expect(body.message).toContain("'customerId'");
+    expect((await fetch(`${base}/api/customer?sort=name,asc&sort=id,desc`)).status).toBe(200);
+    expect(sorts).toEqual(["name,asc", "id,desc"]);
+  });
+
+  // A documented trailing slash (`POST /api/fileFolder/`) is optional, as for every other path
+  // (`/api/customer/` reaches `/api/customer`): a client that normalises it away must not get 404.
+  it("matches documented trailing-slash paths with and without the slash", async () => {
+    let calls = 0;
+    const base = gatewayWith((router) => router.service(FileFolderService, { createFileFolder: () => (calls++, { folder: { id: "f1", name: "a" } }) }));
+    for (const path of ["/api/fileFolder/", "/api/fileFolder"]) {
+      const res = await fetch(`${base}${path}?parentId=root&name=a`, { method: "POST" });
+      expect(res.status, path).toBe(200);
+    }
+    expect(calls).toBe(2);
+  });
+
+  // RFC 6749 5.1: the token response carries Cache-Control: no-store and Pragma: no-cache.
+  it("marks token responses as not cacheable", async () => {
+    const base = gatewayWith((router) => router.service(AuthService, { issueToken: () => ({ accessToken: "a", tokenType: "Bearer", expiresIn: 900n }) }));
+    const res = await fetch(`${base}/oauth/token`, { method: "POST", body: new URLSearchParams({ grant_type: "password", username: "u", password: "p" }) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("pragma")).toBe("no-cache");
+  });
+
+  // Bad input gets a clear 4xx naming where it is: a JSON body that is not an object says so.
+  it("names the request body when it is JSON but not an object", async () => {
+    const base = gatewayWith(() => {});
+    const res = await fetch(`${base}/api/customer`, { method: "POST", headers: { "content-type": "application/json" }, body: "[1]" });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ message: "Request body must be a JSON object", details: { where: "Request body" } });
+  });
+});
