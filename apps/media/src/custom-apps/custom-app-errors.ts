@@ -7,6 +7,7 @@ import type { PackageError } from "./package/package-error.js";
 
 export const CustomAppErrorKey = {
   nameRequired: "customApp.error.nameRequired",
+  invalidText: "customApp.error.invalidText",
   notFound: "customApp.error.notFound",
   immutableField: "customApp.error.immutableField",
   notPackaged: "customApp.error.notPackaged",
@@ -21,6 +22,10 @@ export const CustomAppErrorKey = {
 export const appNotFound = (id: bigint | number) => serviceError(Code.NotFound, CustomAppErrorKey.notFound, `Private app ${id} not found`, { id: Number(id) });
 
 export const nameRequired = () => serviceError(Code.InvalidArgument, CustomAppErrorKey.nameRequired, "A private app needs a non-empty name");
+
+/** "Private app name blank or invalid -> HTTP 400": a NUL character cannot be stored. */
+export const invalidText = (field: string) =>
+  serviceError(Code.InvalidArgument, CustomAppErrorKey.invalidText, `The private app's ${field} must not contain the NUL character (U+0000)`, { field });
 
 export const immutableField = (field: string) =>
   serviceError(Code.InvalidArgument, CustomAppErrorKey.immutableField, `Updates cannot change '${field}' of a private app`, { field });

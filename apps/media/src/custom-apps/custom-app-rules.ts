@@ -4,13 +4,23 @@ import type { CreateMyAppFields, UpdateMyAppFields } from "@signage/contracts/si
 import { CustomAppType } from "@signage/contracts/signage/media/v1/custom_app_pb";
 import { CATEGORY_BY_NAME, nameOf, OWNERSHIP_BY_NAME, TYPE_BY_NAME } from "./custom-app-mapper.js";
 import type { CustomAppRow } from "./custom-app-row.js";
-import { immutableField, nameRequired, notPackaged } from "./custom-app-errors.js";
+import { immutableField, invalidText, nameRequired, notPackaged } from "./custom-app-errors.js";
+
+/** PostgreSQL text cannot hold U+0000: such a value is refused as invalid (400), never a 500. */
+function checkStorableText(field: "name" | "description", value: string): string {
+  if (value.includes("\u0000")) throw invalidText(field);
+  return value;
+}
 
 /** "name (req, non-empty)"; "Private app name blank or invalid -> HTTP 400". */
 export function checkName(name: string | undefined): string {
   const trimmed = name?.trim() ?? "";
   if (trimmed.length === 0) throw nameRequired();
-  return trimmed;
+  return checkStorableText("name", trimmed);
+}
+
+function checkDescription(description: string | undefined): string | null {
+  return description === undefined ? null : checkStorableText("description", description);
 }
 
 /** Created disabled, private, repository updates off, no package; type WIDGET and category CUSTOM_APPS by default. */
@@ -19,7 +29,7 @@ export function createColumns(customerId: number, fields: CreateMyAppFields | un
   return {
     customer_id: customerId,
     name: checkName(fields?.name),
-    description: fields?.description ?? null,
+    description: checkDescription(fields?.description),
     type: nameOf(TYPE_BY_NAME, type),
     widget_category: (fields?.widgetCategory && nameOf(CATEGORY_BY_NAME, fields.widgetCategory)) || "CUSTOM_APPS",
     ownership_type: "CUSTOMER",
@@ -40,7 +50,7 @@ export function updateColumns(row: CustomAppRow, fields: UpdateMyAppFields | und
   if (fields.customerId !== undefined && Number(fields.customerId) !== Number(row.customer_id)) throw immutableField("customerId");
   const columns: Record<string, unknown> = {};
   if (fields.name !== undefined) columns.name = checkName(fields.name);
-  if (fields.description !== undefined) columns.description = fields.description;
+  if (fields.description !== undefined) columns.description = checkDescription(fields.description);
   if (fields.widgetCategory !== undefined && fields.widgetCategory !== 0) columns.widget_category = nameOf(CATEGORY_BY_NAME, fields.widgetCategory);
   if (fields.enabled !== undefined) {
     if (fields.enabled && !row.package_key) throw notPackaged(Number(row.id));

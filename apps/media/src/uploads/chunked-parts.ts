@@ -3,6 +3,7 @@
 // and missing parts"). Parts are recorded by the blob store's multipart
 // upload itself, so parts that went straight to a presigned object-storage
 // URL are seen as well.
+import { Transform } from "node:stream";
 import { Code, type HandlerContext } from "@connectrpc/connect";
 import { requireAuth, serviceError } from "@signage/auth";
 import { BlobTooLargeError, IncompleteBodyError, UploadNotFoundError, verifyPresignedPart } from "@signage/storage";
@@ -19,6 +20,29 @@ export function requireOpen(session: SessionRow | undefined, uploadId: string): 
   return session;
 }
 
+class EmptyChunkError extends Error {}
+
+function refuseEmpty(): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      seen += chunk.length;
+      done(null, chunk);
+    },
+    flush(done) {
+      done(seen === 0 ? new EmptyChunkError("empty chunk") : null);
+    },
+  });
+}
+
+function emptyChunk(partNumber: number) {
+  return badUpload("upload.error.emptyBody", `Chunk ${partNumber} is empty; every chunk holds at least one byte`, { partNumber });
+}
+
+async function sessionStillExists(deps: UploadDeps, id: string): Promise<boolean> {
+  return (await deps.files.knex("upload_session").where({ id }).first("id")) !== undefined;
+}
+
 function checkPartNumber(session: SessionRow, partNumber: number): void {
   if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > session.total_chunks) {
     throw badUpload("upload.error.invalidPartNumber", `partNumber must be between 1 and totalChunks (${session.total_chunks})`, { partNumber, totalChunks: session.total_chunks });
@@ -31,10 +55,22 @@ async function storePart(deps: UploadDeps, session: SessionRow, partNumber: numb
   if (!part) throw badUpload("upload.error.emptyBody", "The chunk body is missing");
   const declared = part.head.size === undefined ? undefined : Number(part.head.size);
   if (declared !== undefined && declared > maxSize) throw payloadTooLarge(maxSize, `Chunk ${partNumber}`);
+  // Init refuses totalChunks > size ("a chunk holds at least one byte"): an empty chunk can
+  // never be part of the file. Refused before the store sees it, so it cannot replace a good part.
+  if (declared === 0) throw emptyChunk(partNumber);
   try {
     const paced = uploadGcPacer.through();
-    part.body.on("error", (e) => paced.destroy(e));
-    const stored = await deps.store.multipart.putPart(session.storage_key, session.store_upload_id, partNumber, part.body.pipe(paced), { size: declared, maxSize });
+    // A body of unknown length that turns out empty fails the store's write, which then keeps nothing.
+    const nonEmpty = refuseEmpty();
+    part.body.on("error", (e) => nonEmpty.destroy(e));
+    nonEmpty.on("error", (e) => paced.destroy(e));
+    const stored = await deps.store.multipart.putPart(session.storage_key, session.store_upload_id, partNumber, part.body.pipe(nonEmpty).pipe(paced), { size: declared, maxSize });
+    // "cancel (DELETE); any time; resources cleaned up": a cancel (or complete) that ran while
+    // this chunk streamed has already cleaned up; this late part must not stay behind, nor succeed.
+    if (!(await sessionStillExists(deps, session.id))) {
+      await deps.store.multipart.abort(session.storage_key, session.store_upload_id).catch(() => undefined);
+      throw sessionNotFound(session.id);
+    }
     return {
       partNumber,
       etag: stored.etag,
@@ -44,6 +80,7 @@ async function storePart(deps: UploadDeps, session: SessionRow, partNumber: numb
       message: `Chunk ${partNumber} of ${session.total_chunks} uploaded`,
     } as UploadPartResponse;
   } catch (err) {
+    if (err instanceof EmptyChunkError) throw emptyChunk(partNumber);
     if (err instanceof BlobTooLargeError) throw payloadTooLarge(maxSize, `Chunk ${partNumber}`);
     if (err instanceof UploadNotFoundError) throw sessionNotFound(session.id);
     if (err instanceof IncompleteBodyError) throw badUpload("upload.error.incompleteBody", `Chunk ${partNumber} ended after ${err.received} of ${err.expected} bytes; it was not recorded`, { expected: err.expected, received: err.received });

@@ -10,6 +10,7 @@ export type PackageProblem =
   | "compressionRatio"
   | "missingConfig"
   | "invalidConfig"
+  | "reservedIdentity"
   | "missingIndexHtml";
 
 export class PackageError extends Error {

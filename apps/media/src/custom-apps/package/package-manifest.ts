@@ -10,6 +10,8 @@ import type { PackageInspection } from "./inspect-package.js";
 export type CustomAppKind = "WIDGET" | "HTML_BUNDLE";
 
 export const MAX_IDENTITY_LENGTH = 255;
+/** The identities the server creates for HTML bundles ("the server creates the manifest and identity"). */
+const HTML_BUNDLE_IDENTITY = /^html-bundle-\d+$/;
 const ICON_CANDIDATES = ["icon.png", "icon.svg", "icon.jpg", "icon.jpeg", "icon.webp", "icon.gif"];
 
 export interface PackageManifest {
@@ -62,6 +64,11 @@ export function widgetManifest(inspection: PackageInspection): PackageManifest {
   if (inspection.configText === undefined) throw new PackageError("missingConfig", "A WIDGET package needs config.json at its root");
   const config = parseConfig(inspection.configText);
   const appId = identityString(config, "name");
+  // A widget must not take an identity the server reserves for an HTML bundle:
+  // that bundle's next upload would otherwise be refused with 409 for an identity it did not choose.
+  if (HTML_BUNDLE_IDENTITY.test(appId)) {
+    throw new PackageError("reservedIdentity", `config.json 'name' '${appId}' is reserved for the server-created identities of HTML bundles`, { field: "name" });
+  }
   const version = identityString(config, "version");
   const files = new Set(inspection.files);
   return {
@@ -73,10 +80,14 @@ export function widgetManifest(inspection: PackageInspection): PackageManifest {
   };
 }
 
+export function htmlBundleIdentity(appNumericId: number): string {
+  return `html-bundle-${appNumericId}`;
+}
+
 export function htmlBundleManifest(inspection: PackageInspection, facts: BundleFacts): PackageManifest {
   const files = new Set(inspection.files);
   if (!files.has("index.html")) throw new PackageError("missingIndexHtml", "An HTML_BUNDLE package needs index.html at its root");
-  const appId = `html-bundle-${facts.appNumericId}`;
+  const appId = htmlBundleIdentity(facts.appNumericId);
   const version = String(facts.revision);
   const iconPath = ICON_CANDIDATES.find((c) => files.has(c));
   const config: JsonObject = {

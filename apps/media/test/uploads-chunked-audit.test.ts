@@ -1,0 +1,82 @@
+// Consumer audit of chunked uploads (document 1, "Chunked upload session"),
+// over HTTP through the gateway: empty chunks and a chunk still streaming
+// while the session is cancelled.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startUploadPlatform, type UploadTenant } from "./uploads-support.js";
+
+let env: Awaited<ReturnType<typeof startUploadPlatform>>;
+let t: UploadTenant;
+
+beforeAll(async () => {
+  env = await startUploadPlatform("uploads_chunked_audit", { UPLOAD_MAX_CHUNK_SIZE: String(64 * 1024) });
+  t = await env.tenant();
+}, 60_000);
+afterAll(() => env?.close());
+
+const http = () => env.platform.http;
+const bytes = (size: number, seed = 1) => Buffer.from(Array.from({ length: size }, (_, i) => (i * 13 + seed) & 0xff));
+
+function init(body: Record<string, unknown>) {
+  return http().post("/api/v2/file/upload/init", { token: t.editor.token, body: { contentType: "video/mp4", ...body } });
+}
+
+function putPart(uploadId: string, n: number, data: Buffer) {
+  return http().put(`/api/v2/file/upload/${uploadId}/part/${n}`, { token: t.editor.token, body: data, headers: { "content-type": "application/octet-stream" } });
+}
+
+const recover = (uploadId: string) => http().get(`/api/v2/file/upload/${uploadId}/recover`, { token: t.editor.token });
+
+describe("chunked upload audit", { timeout: 30_000 }, () => {
+  // Seed: "open -> open: chunk PUT ...; part number within totalChunks; part recorded" and
+  // "Chunked upload total size: 1 byte to 10 GB": init refuses totalChunks > size, so every
+  // chunk holds at least one byte; an empty chunk is refused and never replaces a recorded one.
+  it("an empty chunk is 400 and does not replace the part already uploaded", async () => {
+    const { body } = await init({ name: "empty.mp4", size: 40, totalChunks: 2 });
+    expect((await putPart(body.uploadId, 1, bytes(20))).status).toBe(200);
+    const empty = await putPart(body.uploadId, 1, Buffer.alloc(0));
+    expect(empty.status, empty.text).toBe(400);
+    expect(empty.body).toMatchObject({ status: 400, key: "upload.error.emptyBody", details: { partNumber: 1 } });
+    const emptyNew = await putPart(body.uploadId, 2, Buffer.alloc(0));
+    expect(emptyNew.status, emptyNew.text).toBe(400);
+    const state = await recover(body.uploadId);
+    expect(state.body).toMatchObject({ uploadedChunks: [1], missingChunks: [2] });
+    expect((await putPart(body.uploadId, 2, bytes(20, 2))).status).toBe(200);
+    const done = await http().post(`/api/v2/file/upload/${body.uploadId}/complete`, { token: t.editor.token });
+    expect(done.status, done.text).toBe(200);
+    expect(done.body.size).toBe(40);
+  });
+
+  // Seed: "open -> cancelled: cancel (DELETE); any time; resources cleaned up". A chunk that was
+  // still streaming when the cancel ran must not succeed afterwards nor leave its bytes behind.
+  it("a chunk still streaming when the session is cancelled is 404 and leaves no part behind", async () => {
+    const { body } = await init({ name: "race.mp4", size: 20, totalChunks: 1 });
+    const row = await env.platform.knexOf("media")("upload_session").where({ id: body.uploadId }).first();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const stream = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(bytes(10));
+        await gate;
+        controller.enqueue(bytes(10, 5));
+        controller.close();
+      },
+    });
+    const slow = fetch(new URL(`/api/v2/file/upload/${body.uploadId}/part/1`, env.platform.url), {
+      method: "PUT",
+      headers: { authorization: `Bearer ${t.editor.token}`, "content-type": "application/octet-stream", "content-length": "20" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    await new Promise((r) => setTimeout(r, 300));
+    const cancel = await http().delete(`/api/v2/file/upload/${body.uploadId}`, { token: t.editor.token });
+    expect(cancel.status, cancel.text).toBe(204);
+    release();
+    const late = await slow;
+    const lateBody = await late.json();
+    expect(late.status, JSON.stringify(lateBody)).toBe(404);
+    expect(lateBody).toMatchObject({ status: 404, key: "upload.error.sessionNotFound" });
+    expect(existsSync(join(env.blobDir, ".multipart", row.store_upload_id))).toBe(false);
+  });
+});
