@@ -1,14 +1,11 @@
 // Compares the gateway's route table with the documented inventory
 // (../shared/spec/routes.tsv): covered / missing per service, role mismatches.
 import { Role } from "@signage/contracts/signage/common/v1/role_pb";
-import type { RestRoute } from "@signage/gateway";
+import { routeKey, type DocumentedOperation, type RestRoute } from "@signage/gateway";
+import { documentedOperations } from "./documented.js";
 
-export interface SpecRoute {
-  method: string;
-  path: string;
-  minRole: string;
-  service: string;
-}
+export { routeKey };
+export type SpecRoute = Pick<DocumentedOperation, "method" | "path" | "minRole" | "service">;
 
 export interface ServiceCoverage {
   service: string;
@@ -18,15 +15,8 @@ export interface ServiceCoverage {
   roleMismatches: Array<{ route: SpecRoute; ours: string }>;
 }
 
-/** `/api/customer/{id}` and `/api/customer/{customerId}` are the same route. */
-export const routeKey = (method: string, path: string) => `${method} ${path.replace(/\{[^}]+\}/g, "{}")}`;
-
 export function parseRoutesTsv(text: string): SpecRoute[] {
-  const [, ...rows] = text.trim().split("\n");
-  return rows
-    .map((line) => line.split("\t"))
-    .map(([method, path, minRole, , service]) => ({ method, path, minRole, service }))
-    .filter((r) => r.method !== "?" && r.path.startsWith("/"));
+  return documentedOperations(text);
 }
 
 export function compareRoutes(spec: SpecRoute[], routes: RestRoute[]): ServiceCoverage[] {

@@ -4,6 +4,7 @@ import Koa from "koa";
 import Router from "@koa/router";
 import type { DescFile } from "@bufbuild/protobuf";
 import { buildRouteTable, type RestRoute } from "./routes/route-table.js";
+import { mountUnbuiltRoutes, unbuiltOperations } from "./routes/unbuilt-routes.js";
 import { mountRpcRoutes } from "./routes/rpc-routes.js";
 import { mountOAuthRoutes } from "./oauth/oauth-routes.js";
 import { mountHealthRoutes } from "./health/health-routes.js";
@@ -86,14 +87,14 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   mountOAuthRoutes(router, options.upstreams, callTimeoutMs);
   options.extraRoutes?.(router);
-  mountRpcRoutes(router, routes, options.upstreams, {
+  mountUnbuiltRoutes(router, unbuiltOperations(routes), () => mountRpcRoutes(router, routes, options.upstreams, {
     maxJsonBodyBytes: options.maxJsonBodyBytes ?? 5 * 1024 * 1024,
     // The in-memory multipart uploads (profile pictures) take at most 2 MiB: the gateway's 413 names
     // the same limit as the service's own check.
     maxMultipartBytes: 2 * 1024 * 1024,
     streaming,
     callTimeoutMs,
-  });
+  }));
 
   app.use(router.routes());
   // Not `throw: true`: the router sets the Allow header only when it does not throw.

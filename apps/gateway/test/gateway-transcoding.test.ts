@@ -192,6 +192,25 @@ describe("gateway transcoding", () => {
     expect(await missing.json()).toMatchObject({ status: 404, key: "error.notFound" });
     await gw.close();
   });
+
+  it("answers 501 naming the operation for documented operations no RPC serves yet (not 404 'No route')", async () => {
+    // Ground rule: "An operation not built yet answers 501 with a clear message". Documented
+    // operations without an RPC (devices, content, channels ...) answered 404 "No route".
+    const gw = gatewayWith((router) => router.service(UserService, { getMe: () => ({ user: { email: "a@b.c" } }) }));
+    const list = await fetch(`${gw.base}/api/v2/device?page=0`);
+    expect([list.status, await list.json()]).toEqual([
+      501,
+      { status: 501, error: "Not Implemented", key: "error.notImplemented", message: "GET /api/v2/device (List devices) is documented but not built yet", details: { operation: "List devices", service: "core" } },
+    ]);
+    const nested = await fetch(`${gw.base}/api/v2/device/42/previewStore`);
+    expect([nested.status, ((await nested.json()) as { message: string }).message]).toEqual([501, "GET /api/v2/device/{id}/previewStore (Device preview (screenshot) history) is documented but not built yet"]);
+    const tagged = await fetch(`${gw.base}/api/v2/device/tags/add?search=x`, { method: "POST", headers: { "content-type": "application/json" }, body: "[]" });
+    expect([tagged.status, ((await tagged.json()) as { details: { operation: string } }).details.operation]).toEqual([501, "Add tags to devices matched by search (only way to tag devices; also batch command tags/add)"]);
+    // Served operations are untouched, and an undocumented path is still 404.
+    expect((await fetch(`${gw.base}/api/v2/user/me`)).status).toBe(200);
+    expect((await fetch(`${gw.base}/api/v2/device-nope`)).status).toBe(404);
+    await gw.close();
+  });
 });
 
 describe("HttpBody-shaped messages", () => {
