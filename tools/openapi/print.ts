@@ -2,9 +2,10 @@
 // at /openapi.json, generated from the same descriptors, printed or written.
 import { writeFileSync } from "node:fs";
 import { allFiles } from "@signage/contracts";
-import { buildRouteTable, generateOpenApi } from "@signage/gateway";
+import { buildRouteTable, generateOpenApi, unbuiltOperations } from "@signage/gateway";
 
-const document = JSON.stringify(generateOpenApi(buildRouteTable(allFiles)), null, 2);
+const routes = buildRouteTable(allFiles);
+const document = JSON.stringify(generateOpenApi(routes, {}, unbuiltOperations(routes)), null, 2);
 const out = process.argv[2];
 if (out) writeFileSync(out, `${document}\n`);
 else process.stdout.write(`${document}\n`);

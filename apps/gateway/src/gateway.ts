@@ -42,7 +42,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const routes = buildRouteTable(options.files);
   const callTimeoutMs = options.callTimeoutMs ?? 30_000;
   const streaming = { ...DEFAULT_STREAMING_OPTIONS, ...options.streaming };
-  const openapi = generateOpenApi(routes);
+  const unbuilt = unbuiltOperations(routes);
+  const openapi = generateOpenApi(routes, {}, unbuilt);
   const app = new Koa({ proxy: true });
   const router = new Router();
 
@@ -87,7 +88,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   mountOAuthRoutes(router, options.upstreams, callTimeoutMs);
   options.extraRoutes?.(router);
-  mountUnbuiltRoutes(router, unbuiltOperations(routes), () => mountRpcRoutes(router, routes, options.upstreams, {
+  mountUnbuiltRoutes(router, unbuilt, () => mountRpcRoutes(router, routes, options.upstreams, {
     maxJsonBodyBytes: options.maxJsonBodyBytes ?? 5 * 1024 * 1024,
     // The in-memory multipart uploads (profile pictures) take at most 2 MiB: the gateway's 413 names
     // the same limit as the service's own check.

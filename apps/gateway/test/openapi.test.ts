@@ -3,7 +3,9 @@
 // "`page` (int, default 0, zero-based), `size` (int, default 20; the endpoint may impose a lower cap)".
 import { describe, expect, it } from "vitest";
 import { file_signage_media_v1_file } from "@signage/contracts/signage/media/v1/file_pb";
+import { allFiles } from "@signage/contracts";
 import { buildRouteTable } from "../src/routes/route-table.js";
+import { unbuiltOperations } from "../src/routes/unbuilt-routes.js";
 import { DEFAULT_PAGE_SIZE } from "@signage/query";
 import { DOCUMENTED_PAGE_SIZE, generateOpenApi } from "../src/openapi/generate.js";
 
@@ -73,5 +75,31 @@ describe("OpenAPI document for generated clients", async () => {
       expect(op.security, path).toEqual([]);
     }
     expect(JSON.stringify(full.paths["/oauth/token"].post)).toContain("application/x-www-form-urlencoded");
+  });
+});
+
+describe("OpenAPI: documented operations not built yet", () => {
+  // They answer 501 (unbuilt-routes.ts); the document lists them as such, so a client generated from
+  // it sees the whole API and knows which operations it cannot call yet.
+  const routes = buildRouteTable(allFiles);
+  const full = generateOpenApi(routes, {}, unbuiltOperations(routes)) as { paths: Record<string, Record<string, Record<string, unknown> & { parameters: { name: string; in: string }[] }>> };
+  const operations = Object.entries(full.paths).flatMap(([path, ops]) => Object.entries(ops).map(([verb, op]) => ({ path, verb, op })));
+
+  it("lists each with x-not-implemented, its summary and a 501 response; served operations are not marked", () => {
+    const devices = full.paths["/api/v2/device"].get;
+    expect(devices).toMatchObject({ summary: "List devices", "x-not-implemented": true, tags: ["core"] });
+    expect(Object.keys(devices.responses as object)).toEqual(["501", "default"]);
+    expect(operations.filter(({ op }) => op["x-not-implemented"])).toHaveLength(unbuiltOperations(routes).length);
+    expect(full.paths["/api/v2/user/me"].get["x-not-implemented"]).toBeUndefined();
+  });
+
+  it("keeps operationIds unique, declares every path parameter, and spells a shared path one way (OpenAPI 3.1 4.8.8)", () => {
+    const ids = operations.map(({ op }) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const { path, verb, op } of operations) {
+      for (const [, name] of path.matchAll(/\{([^}]+)\}/g)) expect(op.parameters.some((p) => p.in === "path" && p.name === name), `${verb} ${path} {${name}}`).toBe(true);
+    }
+    const shapes = Object.keys(full.paths).map((path) => path.replace(/\{[^}]+\}/g, "{}"));
+    expect(new Set(shapes).size).toBe(shapes.length);
   });
 });

@@ -7,6 +7,8 @@ import type { RestRoute } from "../routes/route-table.js";
 import { SchemaRegistry, type Schema } from "./schemas.js";
 import { streamingOpenApi } from "../streaming/openapi.js";
 import { PAGE_SELECTION_FIELD } from "../transcode/response-renderer.js";
+import type { DocumentedOperation } from "../routes/documented-operations.js";
+import { unbuiltOperationEntry } from "./unbuilt-operations.js";
 
 const EMBEDDED = "signage.common.v1.ListQuery";
 const PAGE_INFO = "signage.common.v1.PageInfo";
@@ -142,7 +144,7 @@ function operation(route: RestRoute, schemas: SchemaRegistry): Record<string, un
   };
 }
 
-export function generateOpenApi(routes: RestRoute[], info: { title?: string; version?: string } = {}): Record<string, unknown> {
+export function generateOpenApi(routes: RestRoute[], info: { title?: string; version?: string } = {}, unbuilt: readonly DocumentedOperation[] = []): Record<string, unknown> {
   const schemas = new SchemaRegistry();
   const paths: Record<string, Record<string, unknown>> = {};
   const operationIds = new Set<string>();
@@ -155,6 +157,19 @@ export function generateOpenApi(routes: RestRoute[], info: { title?: string; ver
     for (let n = 2; operationIds.has(id); n++) id = `${base}_${n}`;
     operationIds.add(id);
     (paths[path] ??= {})[route.verb.toLowerCase()] = { ...op, operationId: id };
+  }
+  // Paths differing only in parameter names are one path to OpenAPI (3.1, 4.8.8): the first spelling wins.
+  const shapeOf = (path: string) => path.replace(/\{[^}]+\}/g, "{}");
+  const byShape = new Map(Object.keys(paths).map((path) => [shapeOf(path), path]));
+  for (const op of unbuilt) {
+    const path = byShape.get(shapeOf(op.path)) ?? op.path;
+    byShape.set(shapeOf(path), path);
+    const entry = unbuiltOperationEntry(op, path, ERROR_RESPONSE);
+    const verb = op.method.toLowerCase();
+    if ((paths[path] ??= {})[verb] === undefined && !operationIds.has(entry.operationId as string)) {
+      operationIds.add(entry.operationId as string);
+      paths[path][verb] = entry;
+    }
   }
   Object.assign(paths, edgePaths());
   return {
