@@ -98,6 +98,18 @@ export class UploadNotFoundError extends Error {
   }
 }
 
+/**
+ * Complete was given a part that is no longer the one stored (re-uploaded or gone since it was
+ * listed, e.g. a resent chunk that landed while completing): nothing was assembled, the upload
+ * and its parts stay, and a complete with the current parts can succeed.
+ */
+export class PartChangedError extends Error {
+  constructor(readonly partNumber?: number) {
+    super(partNumber === undefined ? "a part changed or vanished before completion" : `part ${partNumber} changed or vanished before completion`);
+    this.name = "PartChangedError";
+  }
+}
+
 export class BlobTooLargeError extends Error {
   constructor(readonly maxSize: number) {
     super(`body exceeds ${maxSize} bytes`);

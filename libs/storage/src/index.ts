@@ -3,6 +3,7 @@ export {
   BlobNotFoundError,
   BlobTooLargeError,
   IncompleteBodyError,
+  PartChangedError,
   RangeNotSatisfiableError,
   resolveRange,
   UploadNotFoundError,

@@ -9,7 +9,7 @@ export async function readAll(body: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-function pattern(size: number, seed: number): Buffer {
+export function pattern(size: number, seed: number): Buffer {
   const buf = Buffer.alloc(size);
   for (let i = 0; i < size; i++) buf[i] = (i * 31 + seed) & 0xff;
   return buf;

@@ -2,8 +2,9 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFilesystemBlobStore, UrlSigner, type FilesystemBlobStore } from "../src/index.js";
-import { blobStoreContract } from "./blob-store-contract.js";
+import { createFilesystemBlobStore, PartChangedError, UrlSigner, type FilesystemBlobStore } from "../src/index.js";
+import { Readable } from "node:stream";
+import { blobStoreContract, pattern } from "./blob-store-contract.js";
 
 let root: string;
 let store: FilesystemBlobStore;
@@ -19,6 +20,21 @@ afterAll(async () => {
 
 describe("filesystem blob store", () => {
   blobStoreContract(() => store);
+
+  it("multipart: complete with a part re-uploaded since it was listed is PartChangedError and keeps the upload; complete with the current parts then succeeds", async () => {
+    // A resent chunk can land while complete runs: that is a retryable conflict, not a failure of the store.
+    // (S3 answers InvalidPart, mapped to the same error; the s3rver emulator does not check ETags.)
+    const key = "c/changed.bin";
+    const mp = store.multipart;
+    const uploadId = await mp.create(key);
+    await mp.putPart(key, uploadId, 1, Readable.from([pattern(100, 1)]));
+    const listed = await mp.listParts(key, uploadId);
+    await mp.putPart(key, uploadId, 1, Readable.from([pattern(120, 2)]));
+    await expect(mp.complete(key, uploadId, listed)).rejects.toBeInstanceOf(PartChangedError);
+    expect(await store.stat(key)).toBeUndefined();
+    const info = await mp.complete(key, uploadId, await mp.listParts(key, uploadId));
+    expect(info.size).toBe(120);
+  });
 
   it("leaves no temp files behind after writes and failed writes", async () => {
     expect(await readdir(join(root, ".tmp"))).toEqual([]);

@@ -25,6 +25,7 @@ import { badUpload, payloadTooLarge, sessionNotFound } from "./upload-errors.js"
 import { announceFileTags } from "../files/file-tag-events.js";
 import { discardBlobs, recordBlobIntents } from "../storage/blob-intents.js";
 import { ownWrittenBlobs } from "./blob-write.js";
+import { PartChangedError } from "@signage/storage";
 import { callerName } from "./upload-creator.js";
 import { requireUploadTeams } from "./upload-teams.js";
 import type { UploadDeps } from "./upload-deps.js";
@@ -131,6 +132,10 @@ export async function completeUpload(uploadId: string, ctx: HandlerContext, deps
       await deleteSession(knex, session.id).catch(() => undefined);
     } else {
       await setSessionState(knex, session.id, "open").catch(() => undefined);
+    }
+    // A chunk resent while completing replaced a listed part: the session is open again, so a new complete succeeds.
+    if (err instanceof PartChangedError) {
+      throw serviceError(Code.FailedPrecondition, "upload.error.partChanged", `${err.message}: a chunk was uploaded again while completing; call complete again`, { uploadId, ...(err.partNumber === undefined ? {} : { partNumber: err.partNumber }) });
     }
     throw err;
   }

@@ -14,6 +14,7 @@ import {
   assertValidPrefix,
   BlobNotFoundError,
   resolveRange,
+  PartChangedError,
   UploadNotFoundError,
   type BlobInfo,
   type BlobRead,
@@ -143,7 +144,7 @@ export function createFilesystemBlobStore(options: FilesystemBlobStoreOptions): 
       if (meta.key !== key) throw new UploadNotFoundError(uploadId);
       for (const part of parts) {
         const current = await partInfo(uploadId, part.partNumber);
-        if (!current || current.etag !== part.etag) throw new Error(`part ${part.partNumber} changed or vanished before completion`);
+        if (!current || current.etag !== part.etag) throw new PartChangedError(part.partNumber);
       }
       // The caller's read pass (CRC, header) runs over the parts in place: no copy is written.
       if (options?.onData) await readInPlace(parts.map((p) => partPath(uploadId, p.partNumber)), options.onData);

@@ -31,6 +31,7 @@ import {
   BlobNotFoundError,
   BlobTooLargeError,
   resolveRange,
+  PartChangedError,
   UploadNotFoundError,
   type BlobInfo,
   type BlobStore,
@@ -233,6 +234,8 @@ export function createS3BlobStore(settings: S3Settings): BlobStore {
         await client.send(new CompleteMultipartUploadCommand({ Bucket, Key: objectKey(key), UploadId: uploadId, MultipartUpload: { Parts: parts.map((p) => ({ ETag: p.etag, PartNumber: p.partNumber })) } }));
       } catch (err) {
         if (isNoSuchUpload(err)) throw new UploadNotFoundError(uploadId);
+        // S3's answer for a listed part whose ETag is no longer the stored one.
+        if (errorName(err) === "InvalidPart") throw new PartChangedError();
         throw err;
       }
       const info = await head(key);
