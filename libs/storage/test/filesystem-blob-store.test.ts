@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFilesystemBlobStore, PartChangedError, UrlSigner, type FilesystemBlobStore } from "../src/index.js";
+import { createFilesystemBlobStore, PartChangedError, UploadNotFoundError, UrlSigner, type FilesystemBlobStore } from "../src/index.js";
 import { Readable } from "node:stream";
 import { blobStoreContract, pattern } from "./blob-store-contract.js";
 
@@ -20,6 +20,22 @@ afterAll(async () => {
 
 describe("filesystem blob store", () => {
   blobStoreContract(() => store);
+
+  it("multipart: a part still streaming when its upload is aborted is refused and leaves no folder behind", async () => {
+    // Abort "frees every part": a part that was mid-write re-created the upload's folder, which nothing swept.
+    const key = "c/aborted-mid-part.bin";
+    const mp = store.multipart;
+    const uploadId = await mp.create(key);
+    const body = new Readable({ read() {} });
+    const writing = mp.putPart(key, uploadId, 1, body);
+    body.push(pattern(50, 3));
+    await new Promise((r) => setTimeout(r, 20));
+    await mp.abort(key, uploadId);
+    body.push(pattern(50, 4));
+    body.push(null);
+    await expect(writing).rejects.toBeInstanceOf(UploadNotFoundError);
+    expect((await readdir(join(root, ".multipart")).catch(() => [])).filter((name) => name.includes(uploadId))).toEqual([]);
+  });
 
   it("multipart: complete with a part re-uploaded since it was listed is PartChangedError and keeps the upload; complete with the current parts then succeeds", async () => {
     // A resent chunk can land while complete runs: that is a retryable conflict, not a failure of the store.

@@ -127,6 +127,12 @@ export function createFilesystemBlobStore(options: FilesystemBlobStoreOptions): 
       const meta = await readUploadMeta(uploadId);
       if (meta.key !== key) throw new UploadNotFoundError(uploadId);
       await writeAtomically(partPath(uploadId, partNumber), body, opts?.maxSize, opts?.size);
+      // Aborted while the part streamed: the write re-created the upload's folder; remove it again.
+      const stillThere = await readUploadMeta(uploadId).then(() => true, (err: unknown) => (err instanceof UploadNotFoundError ? false : Promise.reject(err)));
+      if (!stillThere) {
+        await rm(uploadDir(uploadId), { recursive: true, force: true });
+        throw new UploadNotFoundError(uploadId);
+      }
       const info = await partInfo(uploadId, partNumber);
       if (!info) throw new UploadNotFoundError(uploadId);
       return info;
