@@ -180,6 +180,9 @@ describe("gateway transcoding", () => {
     expect(((await bad.json()) as { message: string }).message).toContain("STARTER, BUSINESS, ENTERPRISE");
     const notJson = await fetch(`${gw.base}/api/customer/12`, { method: "PUT", headers: { "content-type": "application/json" }, body: "{" });
     expect(notJson.status).toBe(400);
+    // Over the JSON cap (5 MiB): 413 naming the limit, in the message and in details like the upload 413s.
+    const huge = await fetch(`${gw.base}/api/customer/12`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ comment: "x".repeat(5 * 1024 * 1024) }) });
+    expect([huge.status, await huge.json()]).toEqual([413, { status: 413, error: "Payload Too Large", message: "Request body exceeds 5242880 bytes", key: "request.error.tooLarge", details: { maxBytes: 5242880 } }]);
     await gw.close();
   });
 

@@ -3,15 +3,18 @@
 import type { Context } from "koa";
 import { HttpError } from "./error-body.js";
 
+/** The limit in details too, as the upload 413s carry it: a client can tell how much it may send. */
+const tooLarge = (limitBytes: number) => new HttpError(413, "request.error.tooLarge", `Request body exceeds ${limitBytes} bytes`, { maxBytes: limitBytes });
+
 export async function readRawBody(ctx: Context, limitBytes: number): Promise<Buffer> {
   const declared = Number(ctx.get("content-length") || 0);
-  if (declared > limitBytes) throw new HttpError(413, "request.error.tooLarge", `Request body exceeds ${limitBytes} bytes`);
+  if (declared > limitBytes) throw tooLarge(limitBytes);
   const chunks: Buffer[] = [];
   let size = 0;
   // Not destroyed when refused midway: the gateway drains the rest, so the client sees the 413.
   for await (const chunk of ctx.req.iterator({ destroyOnReturn: false })) {
     size += (chunk as Buffer).length;
-    if (size > limitBytes) throw new HttpError(413, "request.error.tooLarge", `Request body exceeds ${limitBytes} bytes`);
+    if (size > limitBytes) throw tooLarge(limitBytes);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
