@@ -83,6 +83,28 @@ describe("REST edge", () => {
     expect(res.headers.get("pragma")).toBe("no-cache");
   });
 
+  // RFC 6749 2.3.1 / 5.2: client credentials in a Basic header that cannot be decoded are a client
+  // authentication failure (401 invalid_client), not a 500; well-formed ones reach the service decoded.
+  it("answers a malformed Basic client header with 401 invalid_client and decodes a good one", async () => {
+    let seen: { clientId?: string; clientSecret?: string } | undefined;
+    const base = gatewayWith((router) =>
+      router.service(AuthService, {
+        issueToken: (req) => {
+          seen = req;
+          return { accessToken: "a", tokenType: "Bearer", expiresIn: 900n };
+        },
+      }),
+    );
+    const token = (authorization: string) => fetch(`${base}/oauth/token`, { method: "POST", headers: { authorization }, body: new URLSearchParams({ grant_type: "client_credentials" }) });
+    for (const credentials of ["%zz:secret", "no-colon-at-all"]) {
+      const res = await token(`Basic ${Buffer.from(credentials).toString("base64")}`);
+      expect([res.status, ((await res.json()) as { error: string }).error], credentials).toEqual([401, "invalid_client"]);
+    }
+    expect(seen).toBeUndefined();
+    expect((await token(`Basic ${Buffer.from("my%20client:p%3Ass:w").toString("base64")}`)).status).toBe(200);
+    expect(seen).toMatchObject({ clientId: "my client", clientSecret: "p:ss:w" });
+  });
+
   // Bad input gets a clear 4xx naming where it is: a JSON body that is not an object says so.
   it("names the request body when it is JSON but not an object", async () => {
     const base = gatewayWith(() => {});

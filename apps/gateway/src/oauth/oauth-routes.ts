@@ -7,15 +7,25 @@ import { ConnectError } from "@connectrpc/connect";
 import { AuthService } from "@signage/contracts/signage/core/v1/auth_pb";
 import type { Upstreams } from "../upstreams.js";
 import { readFormBody } from "../http/read-body.js";
-import { errorBodyFor } from "../http/error-body.js";
+import { errorBodyFor, HttpError } from "../http/error-body.js";
 
 const FORM_LIMIT = 16 * 1024;
 
+/**
+ * RFC 6749 2.3.1: client id and secret, form-urlencoded, joined by ':' and base64-encoded. A Basic
+ * header that is not that is a client authentication failure (401 invalid_client), not a 500.
+ */
 function basicCredentials(header: string): { id: string; secret: string } | undefined {
   const m = /^Basic\s+(.+)$/i.exec(header);
   if (!m) return undefined;
-  const [id, ...rest] = Buffer.from(m[1], "base64").toString("utf8").split(":");
-  return { id: decodeURIComponent(id), secret: decodeURIComponent(rest.join(":")) };
+  const decoded = Buffer.from(m[1], "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  try {
+    if (colon < 0) throw new URIError("no ':'");
+    return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+  } catch {
+    throw new HttpError(401, "oauth.error.invalid_client", "Malformed HTTP Basic client credentials (RFC 6749 2.3.1: base64 of urlencoded id ':' urlencoded secret)");
+  }
 }
 
 function oauthErrorCode(key: string): string {
