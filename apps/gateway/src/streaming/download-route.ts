@@ -6,7 +6,8 @@
 import { create, type DescMethodStreaming, type DescMessage } from "@bufbuild/protobuf";
 import { Readable } from "node:stream";
 import type { Context } from "koa";
-import type { Transport } from "@connectrpc/connect";
+import { ConnectError, type Transport } from "@connectrpc/connect";
+import { ErrorDetailSchema } from "@signage/contracts/signage/common/v1/error_pb";
 import type { RestRoute } from "../routes/route-table.js";
 import { buildRequest, type QueryValues } from "../transcode/request-builder.js";
 import { forwardHeaders } from "../http/forward-headers.js";
@@ -22,34 +23,95 @@ function contentDisposition(filename: string): string {
   return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
+/** RFC 9110 §8.8.3.2 weak comparison (If-None-Match): any listed tag equal to `etag` once the W/ prefixes are dropped, or `*`. */
+function noneMatch(header: string, etag: string): boolean {
+  const bare = (tag: string) => tag.trim().replace(/^W\//, "");
+  return header.split(",").some((tag) => tag.trim() === "*" || bare(tag) === bare(etag));
+}
+
+/** RFC 9110 §13.1.5: If-Range holds when its entity-tag is strongly equal to the current one (a date never, no Last-Modified is given). */
+function ifRangeHolds(header: string, etag: string | undefined): boolean {
+  const tag = header.trim();
+  return etag !== undefined && !tag.startsWith("W/") && !etag.startsWith("W/") && tag === etag;
+}
+
+/** `head.headers` names are the service's; HTTP names are case-insensitive. */
+function headerOf(headers: Record<string, string>, name: string): string | undefined {
+  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name) return value;
+  return undefined;
+}
+
+type Head = Extract<StreamedPart["kind"], { case: "head" }>["value"];
+
 export function downloadHandler(route: RestRoute, transport: Transport) {
   const method = route.method as DescMethodStreaming<DescMessage, DescMessage>;
   const rangeField = method.input.fields.find((f) => f.name === "range" && f.fieldKind === "scalar");
-  return async (ctx: Context): Promise<void> => {
+  const open = async (ctx: Context, range: string | undefined): Promise<{ head: Head; answers: AsyncIterator<unknown> }> => {
     const request = buildRequest(route, { params: ctx.params as Record<string, string>, query: ctx.query as QueryValues, body: undefined }) as Record<string, unknown>;
-    if (rangeField && ctx.get("range")) request[rangeField.localName] = ctx.get("range");
-    const response = await transport.stream(method, responseAbortSignal(ctx), undefined, forwardHeaders(ctx), single(create(method.input, request as never)));
+    if (rangeField && range) request[rangeField.localName] = range;
+    let response;
+    try {
+      response = await transport.stream(method, responseAbortSignal(ctx), undefined, forwardHeaders(ctx), single(create(method.input, request as never)));
+    } catch (err) {
+      throw withUnsatisfiedRange(ctx, err);
+    }
     const answers = response.message[Symbol.asyncIterator]();
-    const first = await answers.next();
+    let first;
+    try {
+      first = await answers.next();
+    } catch (err) {
+      throw withUnsatisfiedRange(ctx, err);
+    }
     const head = (first.value as { body?: StreamedPart } | undefined)?.body?.kind;
     if (first.done || head?.case !== "head") {
       await answers.return?.();
       throw new Error(`${method.name}: a download stream must start with body.head`);
     }
-    ctx.status = head.value.status || 200;
-    setStoredContentHeaders(ctx, head.value.contentType);
-    for (const [name, value] of Object.entries(head.value.headers)) ctx.set(name, value);
-    ctx.type = head.value.contentType || "application/octet-stream";
-    if (head.value.filename) ctx.set("Content-Disposition", contentDisposition(head.value.filename));
-    if (ctx.method === "HEAD") {
-      if (head.value.size !== undefined) ctx.length = Number(head.value.size);
+    return { head: head.value, answers };
+  };
+  return async (ctx: Context): Promise<void> => {
+    // RFC 9110 §14.2: GET is the only method with range handling; a server MUST ignore Range on any other (HEAD answers as a GET would without it).
+    const range = ctx.method === "GET" ? ctx.get("range") || undefined : undefined;
+    let { head, answers } = await open(ctx, range);
+    // RFC 9110 §13.1.5: a Range whose If-Range validator does not match the current representation is ignored: the whole body, 200.
+    const ifRange = ctx.get("if-range");
+    if (range && ifRange && head.status === 206 && !ifRangeHolds(ifRange, headerOf(head.headers, "etag"))) {
       await answers.return?.();
-      ctx.body = null;
+      ({ head, answers } = await open(ctx, undefined));
+    }
+    setStoredContentHeaders(ctx, head.contentType);
+    for (const [name, value] of Object.entries(head.headers)) ctx.set(name, value);
+    if (head.filename) ctx.set("Content-Disposition", contentDisposition(head.filename));
+    // RFC 9110 §13.1.2 / §15.4.5: a GET or HEAD whose If-None-Match matches the current ETag answers 304 without a body.
+    const etag = headerOf(head.headers, "etag");
+    const ifNoneMatch = ctx.get("if-none-match");
+    if (etag && ifNoneMatch && (head.status || 200) < 300 && noneMatch(ifNoneMatch, etag)) {
+      await answers.return?.();
+      ctx.status = 304;
+      for (const name of ["content-range", "content-disposition", "content-security-policy", "x-content-type-options"]) ctx.remove(name);
+      return;
+    }
+    ctx.status = head.status || 200;
+    ctx.type = head.contentType || "application/octet-stream";
+    if (ctx.method === "HEAD") {
+      // RFC 9110 §9.3.2: HEAD answers the status and header fields a GET would, Content-Type and Content-Length included (not 204).
+      await answers.return?.();
+      if (head.size !== undefined) ctx.length = Number(head.size);
       return;
     }
     ctx.body = Readable.from(chunksOf(answers), { objectMode: false });
-    if (head.value.size !== undefined) ctx.length = Number(head.value.size);
+    if (head.size !== undefined) ctx.length = Number(head.size);
   };
+}
+
+/** RFC 9110 §15.5.17: a 416 names the current length in `Content-Range: bytes *\/<size>` (the service's `details.size`). */
+function withUnsatisfiedRange(ctx: Context, err: unknown): unknown {
+  if (err instanceof ConnectError) {
+    const detail = err.findDetails(ErrorDetailSchema)[0];
+    const size = Number((detail?.details as Record<string, unknown> | undefined)?.size);
+    if (detail?.key === "storage.error.rangeNotSatisfiable" && Number.isSafeInteger(size) && size >= 0) ctx.set("Content-Range", `bytes */${size}`);
+  }
+  return err;
 }
 
 async function* single<T>(message: T): AsyncGenerator<T> {

@@ -26,17 +26,22 @@ export async function* downloadPackage(knex: Knex, store: BlobStore, scope: Scop
   const blob = await store.get(app.package_key).catch((e) => {
     throw e instanceof BlobNotFoundError ? noPackage(id) : e;
   });
-  yield {
-    body: {
-      kind: {
-        case: "head",
-        value: { contentType: "application/zip", filename: downloadName(app.app_id, app.version, id), size: BigInt(blob.size), status: 200, headers: { "Cache-Control": "no-store" } },
+  try {
+    yield {
+      body: {
+        kind: {
+          case: "head",
+          value: { contentType: "application/zip", filename: downloadName(app.app_id, app.version, id), size: BigInt(blob.size), status: 200, headers: { "Cache-Control": "no-store" } },
+        },
       },
-    },
-  };
-  for await (const chunk of blob.body as AsyncIterable<Buffer>) {
-    for (let offset = 0; offset < chunk.length; offset += CHUNK_BYTES) {
-      yield { body: { kind: { case: "chunk", value: chunk.subarray(offset, offset + CHUNK_BYTES) } } };
+    };
+    for await (const chunk of blob.body as AsyncIterable<Buffer>) {
+      for (let offset = 0; offset < chunk.length; offset += CHUNK_BYTES) {
+        yield { body: { kind: { case: "chunk", value: chunk.subarray(offset, offset + CHUNK_BYTES) } } };
+      }
     }
+  } finally {
+    // A HEAD (or a client gone after the head) ends the stream before the body was read: close the opened blob.
+    blob.body.destroy();
   }
 }

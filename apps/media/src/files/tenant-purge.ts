@@ -14,6 +14,7 @@
 import type { Knex } from "knex";
 import { discardBlobs, scheduleBlobRemoval } from "../storage/blob-intents.js";
 import type { FileDeps } from "./file-deps.js";
+import { lockTenantForPurge } from "../folders/root-folder.js";
 
 /** Media's tables holding rows of one customer, children first (the tenant replica keeps its tombstone). */
 export const TENANT_TABLES = [
@@ -43,6 +44,9 @@ export interface TenantBlobs {
 }
 
 export async function purgeTenantRows(trx: Knex.Transaction, customerId: number): Promise<TenantBlobs> {
+  // First: a write that may create the customer's root lazily finishes before (and its rows go
+  // here), or starts after and sees the tombstone this transaction commits (folders/root-folder.ts).
+  await lockTenantForPurge(trx, customerId);
   const uploads: { storage_key: string; store_upload_id: string }[] = await trx("upload_session").where({ customer_id: customerId }).select("storage_key", "store_upload_id");
   const strayKeys = await strayBlobKeys(trx, customerId);
   for (const table of TENANT_TABLES) await trx(table).where({ customer_id: customerId }).delete();

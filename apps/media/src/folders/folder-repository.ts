@@ -4,7 +4,7 @@ import { Code } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import { serviceError, type Scope } from "@signage/auth";
 import type { IdGenerator } from "@signage/db";
-import { ensureRootFolder } from "./root-folder.js";
+import { ensureRootFolder, tenantDeletedUnderLock } from "./root-folder.js";
 import { FOLDER_TYPE_STORED, type FolderRow } from "./folder-row.js";
 
 type Db = Knex | Knex.Transaction;
@@ -56,10 +56,17 @@ export async function requireStoredFolder(db: Db, customerId: number, id: string
   return row;
 }
 
-/** "Root folder: auto-created per customer": read it, creating it lazily if the event has not arrived yet. */
+/**
+ * "Root folder: auto-created per customer": read it, creating it lazily if the event has not arrived yet.
+ * Never for a deleted customer: a write let in before the delete (an upload still streaming its bytes)
+ * finds the root gone with the purge and must not bring the customer's folders back (404 instead).
+ */
 export async function rootFolderOf(db: Db, customerId: number, newId: IdGenerator): Promise<FolderRow> {
   const found = await db<FolderRow>("file_folder").where({ customer_id: customerId }).whereNull("parent_id").first();
   if (found) return found as FolderRow;
+  if (await tenantDeletedUnderLock(db, customerId)) {
+    throw serviceError(Code.NotFound, "customer.error.notFound", `Customer ${customerId} not found`, { id: customerId });
+  }
   await ensureRootFolder(db, customerId, newId);
   return (await db<FolderRow>("file_folder").where({ customer_id: customerId }).whereNull("parent_id").first()) as FolderRow;
 }

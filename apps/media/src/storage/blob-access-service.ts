@@ -3,6 +3,7 @@
 // Downloads (`location`, `thumbnail`) stream from either store with Range, for
 // keys a committed file still owns: one primary-key lookup of blob_intent tells
 // a deleted (or replaced) file's bytes that wait for their removal.
+import { createHash } from "node:crypto";
 import { Code, type ServiceImpl } from "@connectrpc/connect";
 import { serviceError } from "@signage/auth";
 import { BlobNotFoundError, RangeNotSatisfiableError, verifyPresignedBlob } from "@signage/storage";
@@ -11,6 +12,7 @@ import { putPresignedPart } from "../uploads/chunked-parts.js";
 import type { UploadDeps } from "../uploads/upload-deps.js";
 import { contentTypeOfKey } from "./blob-keys.js";
 import { isDisowned } from "./blob-intents.js";
+import { customerOfBlobKey, refuseBlockedTenant } from "./tenant-block.js";
 import { absoluteRange, parseRange } from "./range-header.js";
 
 function blobNotFound() {
@@ -28,7 +30,8 @@ async function* download(req: GetPresignedBlobRequest, deps: UploadDeps): AsyncG
   const requested = parseRange(req.range);
   // A deleted (or replaced and removed) file's URL stops serving at the delete's commit, not
   // when its bytes are finally removed (after the response, or by the sweep after a crash).
-  if (await isDisowned(deps.files.knex, key)) throw blobNotFound();
+  const [disowned] = await Promise.all([isDisowned(deps.files.knex, key), refuseBlockedTenant(deps.files.knex, customerOfBlobKey(key), blobNotFound)]);
+  if (disowned) throw blobNotFound();
   let read;
   try {
     let range = requested && !("suffix" in requested) ? requested : undefined;
@@ -43,18 +46,35 @@ async function* download(req: GetPresignedBlobRequest, deps: UploadDeps): AsyncG
     if (err instanceof RangeNotSatisfiableError) throw serviceError(Code.OutOfRange, "storage.error.rangeNotSatisfiable", `Range not satisfiable (size ${err.size})`, { size: err.size });
     throw err;
   }
-  const headers: Record<string, string> = { "accept-ranges": "bytes", "cache-control": "private, max-age=86400" };
+  // Bytes under a key never change (a file's key is its id; a thumbnail gets a new key per upload), so the
+  // key and size make a strong validator (RFC 9110 §8.8.3) for If-None-Match and If-Range at the gateway.
+  // Cache-Control: the URL is the cache key and stops working at `expires`: a cached copy must not outlive
+  // it (RFC 9111 §5.2.2.1 max-age), and within that time the bytes do not change (RFC 8246 immutable).
+  const expires = Number(req.expires);
+  const maxAge = Math.max(0, Math.min(MAX_AGE_SECONDS, Math.floor((expires - (deps.now ?? Date.now)()) / 1000)));
+  const headers: Record<string, string> = { "accept-ranges": "bytes", "cache-control": `private, max-age=${maxAge}, immutable`, etag: strongEtag(key, read.size) };
   if (read.range) headers["content-range"] = `bytes ${read.range.start}-${read.range.end}/${read.size}`;
   const length = read.range ? read.range.end - read.range.start + 1 : read.size;
-  yield {
-    body: {
-      kind: {
-        case: "head",
-        value: { status: read.range ? 206 : 200, contentType: req.contentType || contentTypeOfKey(key), filename: req.filename ?? "", size: BigInt(length), headers, field: "" } as never,
-      },
-    } as never,
-  };
-  for await (const chunk of read.body) yield { body: { kind: { case: "chunk", value: chunk as Buffer } } as never };
+  try {
+    yield {
+      body: {
+        kind: {
+          case: "head",
+          value: { status: read.range ? 206 : 200, contentType: req.contentType || contentTypeOfKey(key), filename: req.filename ?? "", size: BigInt(length), headers, field: "" } as never,
+        },
+      } as never,
+    };
+    for await (const chunk of read.body) yield { body: { kind: { case: "chunk", value: chunk as Buffer } } as never };
+  } finally {
+    // A HEAD (or a client gone after the head) ends the stream before the body was read: close the opened blob.
+    read.body.destroy();
+  }
+}
+
+const MAX_AGE_SECONDS = 86_400;
+
+function strongEtag(key: string, size: number): string {
+  return `"${createHash("sha256").update(`${key}\n${size}`).digest("base64url").slice(0, 32)}"`;
 }
 
 export function blobAccessService(deps: UploadDeps): ServiceImpl<typeof BlobAccessService> {

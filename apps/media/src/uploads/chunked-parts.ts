@@ -9,6 +9,7 @@ import { requireAuth, serviceError } from "@signage/auth";
 import { BlobTooLargeError, IncompleteBodyError, UploadNotFoundError, verifyPresignedPart } from "@signage/storage";
 import type { PutPresignedPartRequest, RecoverUploadResponse, UploadPartRequest, UploadPartResponse } from "@signage/contracts/signage/media/v1/upload_pb";
 import { StreamedRequest } from "../storage/streamed-request.js";
+import { refuseBlockedTenant } from "../storage/tenant-block.js";
 import { uploadGcPacer } from "./gc-pacer.js";
 import { findSession, findSessionByStoreUpload, type SessionRow } from "./session-repository.js";
 import { badUpload, payloadTooLarge, sessionNotFound } from "./upload-errors.js";
@@ -105,6 +106,8 @@ export async function putPresignedPart(requests: AsyncIterable<PutPresignedPartR
   if (check === "invalid") throw serviceError(Code.PermissionDenied, "storage.error.invalidSignature", "The presigned URL's signature does not match");
   if (check === "expired") throw serviceError(Code.PermissionDenied, "storage.error.urlExpired", "The presigned URL has expired");
   const session = requireOpen(await findSessionByStoreUpload(deps.files.knex, q.uploadId), q.uploadId);
+  // No token here either: a restricted (or deleted) customer's presigned part URLs stop working too.
+  await refuseBlockedTenant(deps.files.knex, Number(session.customer_id), () => sessionNotFound(q.uploadId));
   const maxSize = Math.min(Number(session.max_chunk_size), q.maxSize === undefined ? Number.POSITIVE_INFINITY : Number(q.maxSize));
   return storePart(deps, session, q.partNumber, stream as never, maxSize);
 }

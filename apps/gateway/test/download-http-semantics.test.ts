@@ -1,0 +1,124 @@
+// HTTP semantics of the streamed-download edge (download-route.ts) over the in-memory
+// transport, against a small BlobAccessService that answers like media's: a strong
+// ETag in the head, Range as a `range` field, 416 as storage.error.rangeNotSatisfiable
+// with details.size. Rules: RFC 9110 §9.3.2 (HEAD), §14.2 (Range only for GET),
+// §15.5.17 (416 Content-Range), §13.1.2 (If-None-Match), §13.1.5 (If-Range).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError, createRouterTransport } from "@connectrpc/connect";
+import { allFiles } from "@signage/contracts";
+import { ErrorDetailSchema } from "@signage/contracts/signage/common/v1/error_pb";
+import { BlobAccessService } from "@signage/contracts/signage/media/v1/upload_pb";
+import { createGateway, upstreamsByPackage } from "../src/index.js";
+
+const BLOB = Buffer.from("0123456789abcdefghij");
+const ETAG = '"v1"';
+const seen: { ranges: Array<string | undefined>; closed: number } = { ranges: [], closed: 0 };
+
+const transport = createRouterTransport((router) => {
+  router.service(BlobAccessService, {
+    async putPresignedPart() {
+      throw new ConnectError("unused", Code.Unimplemented);
+    },
+    async *getPresignedBlob(req) {
+      seen.ranges.push(req.range);
+      const m = /^bytes=(\d+)-(\d*)$/.exec(req.range ?? "");
+      const start = m ? Number(m[1]) : 0;
+      if (start >= BLOB.length) {
+        throw new ConnectError(`Range not satisfiable (size ${BLOB.length})`, Code.OutOfRange, undefined, [
+          { desc: ErrorDetailSchema, value: create(ErrorDetailSchema, { key: "storage.error.rangeNotSatisfiable", details: { size: BLOB.length } }) },
+        ]);
+      }
+      const end = m && m[2] ? Math.min(Number(m[2]), BLOB.length - 1) : BLOB.length - 1;
+      try {
+        yield {
+          body: {
+            kind: {
+              case: "head",
+              value: {
+                status: m ? 206 : 200,
+                contentType: "image/png",
+                filename: "",
+                size: BigInt(end - start + 1),
+                headers: { "accept-ranges": "bytes", etag: ETAG, ...(m ? { "content-range": `bytes ${start}-${end}/${BLOB.length}` } : {}) },
+              },
+            },
+          },
+        };
+        yield { body: { kind: { case: "chunk", value: BLOB.subarray(start, end + 1) } } };
+      } finally {
+        seen.closed++;
+      }
+    },
+  });
+});
+
+let base = "";
+let closeAll: () => Promise<void>;
+const url = () => `${base}/storage/v1/blobs/b1?expires=1&signature=s`;
+
+beforeAll(async () => {
+  const upstreams = upstreamsByPackage({ core: transport, media: transport, integration: transport, reporting: transport, licensing: transport });
+  const { app } = createGateway({ files: allFiles, upstreams, logger: { info() {}, warn() {}, error() {} } });
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise((r) => server.once("listening", r));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  closeAll = async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  };
+});
+afterAll(() => closeAll());
+
+describe("download edge: HEAD, ranges and conditional requests", () => {
+  it("RFC 9110 §9.3.2: HEAD answers 200 with the Content-Type and Content-Length a GET would (not 204), and no body", async () => {
+    const res = await fetch(url(), { method: "HEAD" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/png");
+    expect(res.headers.get("content-length")).toBe(String(BLOB.length));
+    expect(res.headers.get("etag")).toBe(ETAG);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  it("RFC 9110 §14.2: Range is ignored on HEAD (only GET has range handling): 200 with the full length", async () => {
+    seen.ranges.length = 0;
+    const res = await fetch(url(), { method: "HEAD", headers: { range: "bytes=0-3" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-length")).toBe(String(BLOB.length));
+    expect(res.headers.get("content-range")).toBeNull();
+    expect(seen.ranges).toEqual([undefined]);
+  });
+
+  it("RFC 9110 §15.5.17: an unsatisfiable range answers 416 with `Content-Range: bytes */<length>` and the error body", async () => {
+    const res = await fetch(url(), { headers: { range: "bytes=500-600" } });
+    expect(res.status).toBe(416);
+    expect(res.headers.get("content-range")).toBe(`bytes */${BLOB.length}`);
+    expect(await res.json()).toMatchObject({ status: 416, key: "storage.error.rangeNotSatisfiable", details: { size: BLOB.length } });
+  });
+
+  it("RFC 9110 §13.1.2: If-None-Match with the current ETag (weak comparison, lists, *) answers 304 without a body; another tag 200", async () => {
+    for (const inm of [ETAG, `W/${ETAG}`, `"other", ${ETAG}`, "*"]) {
+      const res = await fetch(url(), { headers: { "if-none-match": inm } });
+      expect(res.status, inm).toBe(304);
+      expect(res.headers.get("etag")).toBe(ETAG);
+      expect((await res.arrayBuffer()).byteLength).toBe(0);
+    }
+    const head = await fetch(url(), { method: "HEAD", headers: { "if-none-match": ETAG } });
+    expect(head.status).toBe(304);
+    const other = await fetch(url(), { headers: { "if-none-match": '"other"' } });
+    expect(other.status).toBe(200);
+    expect(Buffer.from(await other.arrayBuffer()).equals(BLOB)).toBe(true);
+  });
+
+  it("RFC 9110 §13.1.5: If-Range with the current strong ETag serves the range; with another validator (or a date) the whole body, 200", async () => {
+    const hit = await fetch(url(), { headers: { range: "bytes=2-5", "if-range": ETAG } });
+    expect(hit.status).toBe(206);
+    expect(Buffer.from(await hit.arrayBuffer()).toString()).toBe("2345");
+    for (const ifRange of ['"stale"', `W/${ETAG}`, "Wed, 21 Oct 2015 07:28:00 GMT"]) {
+      const miss = await fetch(url(), { headers: { range: "bytes=2-5", "if-range": ifRange } });
+      expect(miss.status, ifRange).toBe(200);
+      expect(miss.headers.get("content-range")).toBeNull();
+      expect(Buffer.from(await miss.arrayBuffer()).equals(BLOB)).toBe(true);
+    }
+  });
+});
