@@ -14,6 +14,7 @@ import { uiProfileService } from "./ui-profiles/ui-profile-service.js";
 import { authService } from "./oauth/auth-service.js";
 import { createCustomerTenantDirectory } from "./customers/customer-directory.js";
 import { bootstrapAdmin } from "./users/bootstrap-admin.js";
+import { CustomerEvent, customerEventData, enqueueCustomerEvent } from "./customers/customer-events.js";
 import { currentUserCheck } from "./users/current-user-check.js";
 import { tagsArea } from "./tags/tags-area.js";
 import { coreTeams } from "./teams/core-teams.js";
@@ -64,7 +65,9 @@ export const coreModule: ServiceModule = {
       totp: dbTotpChecker(ctx.knex),
       currentUser: currentUserCheck(ctx.knex),
       async start() {
-        const { created } = await bootstrapAdmin(ctx.knex, ctx.newId, adminEmail, adminPassword);
+        const announceCreated = (trx: Knex.Transaction, row: Record<string, unknown>) =>
+          enqueueCustomerEvent(ctx.outbox, ctx.tenantAccess, trx, CustomerEvent.created, customerEventData(row as Parameters<typeof customerEventData>[0]));
+        const { created } = await bootstrapAdmin(ctx.knex, ctx.newId, adminEmail, adminPassword, announceCreated);
         if (created) ctx.logger.info({ email: adminEmail }, "bootstrap super admin created");
         await tags.start();
       },

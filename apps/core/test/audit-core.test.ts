@@ -186,13 +186,13 @@ describe("the bootstrap admin is a first start's account, not a standing one", (
   // so an ADMIN deleting the default account got it back, default password included, at the next start.
   it("is not recreated at start while another ADMIN exists; is created when the platform has none", async () => {
     const knex = platform.knexOf("core");
-    expect(await bootstrapAdmin(knex, newId, TEST_ADMIN.email, TEST_ADMIN.password)).toEqual({ created: false });
+    expect(await bootstrapAdmin(knex, newId, TEST_ADMIN.email, TEST_ADMIN.password, async () => undefined)).toEqual({ created: false });
     await expect(platform.http.login(TEST_ADMIN.email, TEST_ADMIN.password)).rejects.toThrow(/login .* failed/);
 
     // A platform whose admins were all demoted (by hand, in the database) gets one again.
     const demoted = await knex("app_user").where({ role: "ADMIN" }).update({ role: "OWNER" }).returning("id");
     try {
-      expect(await bootstrapAdmin(knex, newId, TEST_ADMIN.email, TEST_ADMIN.password)).toEqual({ created: true });
+      expect(await bootstrapAdmin(knex, newId, TEST_ADMIN.email, TEST_ADMIN.password, async () => undefined)).toEqual({ created: true });
       expect((await platform.http.login(TEST_ADMIN.email, TEST_ADMIN.password)).length).toBeGreaterThan(0);
     } finally {
       await knex("app_user").whereIn("id", demoted.map((r: { id: string }) => r.id)).update({ role: "ADMIN" });

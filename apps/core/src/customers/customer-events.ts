@@ -34,3 +34,24 @@ export function enqueueCustomerEvent(outbox: Outbox, changes: TenantAccessChange
   );
   return outbox.enqueue(trx, { type, customerId: data.id, data });
 }
+
+/** The replicated facts of a customer row (`customer` table columns). */
+export function customerEventData(c: {
+  id: number | string;
+  name: string;
+  owner_subreseller_id: number | string | null;
+  subreseller_since: Date | null;
+  restricted: boolean;
+  expiration_date: Date | null;
+  storage_size: number | string | null;
+}): CustomerEventData {
+  return {
+    id: Number(c.id),
+    name: c.name,
+    ownerSubresellerId: c.owner_subreseller_id === null ? null : Number(c.owner_subreseller_id),
+    networkOwner: c.subreseller_since !== null,
+    restricted: c.restricted,
+    expirationDate: c.expiration_date ? c.expiration_date.getTime() : null,
+    storageSize: c.storage_size === null ? null : Number(c.storage_size),
+  };
+}

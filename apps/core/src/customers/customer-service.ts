@@ -27,7 +27,7 @@ import {
   type CustomerView,
 } from "./customer-repository.js";
 import { createCustomerRoots } from "../folders/customer-roots.js";
-import { CustomerEvent, enqueueCustomerEvent, type CustomerEventData } from "./customer-events.js";
+import { CustomerEvent, customerEventData, enqueueCustomerEvent } from "./customer-events.js";
 import { listCustomers } from "./customer-list.js";
 import { brandingOf } from "./customer-branding.js";
 import { fillStorageUsage } from "./customer-storage.js";
@@ -38,16 +38,6 @@ const notFound = (id: number) => serviceError(Code.NotFound, "customer.error.not
 const nameTaken = (name: string) =>
   serviceError(Code.AlreadyExists, "customer.error.nameTaken", `A customer named '${name}' already exists (customer names are unique regardless of letter case)`, { name });
 const forbidden = (message: string) => serviceError(Code.PermissionDenied, "auth.error.forbidden", message);
-
-const eventData = (c: CustomerView): CustomerEventData => ({
-  id: c.id,
-  name: c.name,
-  ownerSubresellerId: c.owner_subreseller_id,
-  networkOwner: c.subreseller_since !== null,
-  restricted: c.restricted,
-  expirationDate: c.expiration_date ? c.expiration_date.getTime() : null,
-  storageSize: c.storage_size === null ? null : Number(c.storage_size),
-});
 
 export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof CustomerService>> {
   const { knex, outbox, newId } = deps;
@@ -60,7 +50,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
 
   /** The event goes out through the outbox, in the transaction of the change it announces. */
   async function announce(trx: Knex.Transaction, type: string, row: CustomerView) {
-    await enqueueCustomerEvent(outbox, deps.tenantAccess, trx, type, eventData(row));
+    await enqueueCustomerEvent(outbox, deps.tenantAccess, trx, type, customerEventData(row));
   }
 
   /** A change and its `customer.updated` event, committed together. */

@@ -11,13 +11,25 @@ import { createCustomerRoots } from "../folders/customer-roots.js";
 
 export const PLATFORM_CUSTOMER_NAME = "Platform";
 
-export async function bootstrapAdmin(knex: Knex, newId: IdGenerator, email: string, password: string): Promise<{ created: boolean }> {
+/**
+ * `announceCreated` enqueues `customer.created` for the platform customer in the same transaction:
+ * "Creating a customer auto-creates a root deviceGroup, root fileFolder and a content folder named
+ * Templates", and the root file folder is media's, made from that event as for any customer.
+ */
+export async function bootstrapAdmin(
+  knex: Knex,
+  newId: IdGenerator,
+  email: string,
+  password: string,
+  announceCreated: (trx: Knex.Transaction, customer: Record<string, unknown>) => Promise<unknown>,
+): Promise<{ created: boolean }> {
   return knex.transaction(async (trx) => {
     await trx.raw("SELECT pg_advisory_xact_lock(hashtext('core.bootstrap-admin'))");
     let platform = await trx("customer").where({ platform: true }).first();
     if (!platform) {
       [platform] = await trx("customer").insert({ name: PLATFORM_CUSTOMER_NAME, platform: true, license_tier: "ENTERPRISE" }).returning("*");
       await createCustomerRoots(trx, Number(platform.id), newId);
+      await announceCreated(trx, platform);
     }
     const anyAdmin = await trx("app_user").where({ role: "ADMIN" }).first("id");
     if (anyAdmin) return { created: false };
