@@ -75,7 +75,8 @@ function register(router: ConnectRouter) {
               contentType: req.contentType ?? "application/octet-stream",
               filename: req.filename ?? "",
               size: BigInt(end - start + 1),
-              headers: { "accept-ranges": "bytes", ...(m ? { "content-range": `bytes ${start}-${end}/${BLOB.length}` } : {}) },
+              // The service picks the disposition type (blob "attachment" here stands for a package download).
+              headers: { "accept-ranges": "bytes", ...(m ? { "content-range": `bytes ${start}-${end}/${BLOB.length}` } : {}), ...(req.blob === "attachment" ? { "content-disposition": "attachment" } : {}) },
             },
           },
         },
@@ -364,6 +365,19 @@ describe.each(transports)("streamed bodies over %s", (_name, makeTransport) => {
     expect(res.headers.get("accept-ranges")).toBe("bytes");
     expect(res.headers.get("content-disposition")).toContain("filename*=UTF-8''clip%20%C3%A4.mp4");
     expect(Buffer.from(await res.arrayBuffer()).equals(BLOB)).toBe(true);
+  });
+
+  it("download: RFC 6266 Content-Disposition, inline by default: an ASCII quoted fallback (no '\"', '\\', non-ASCII or %XX) and filename* with only RFC 8187 attr-chars", async () => {
+    const disposition = async (blob: string, filename: string) => {
+      const res = await fetch(`${base}/storage/v1/blobs/${blob}?expires=1&signature=s&filename=${encodeURIComponent(filename)}`, { method: "HEAD" });
+      expect(res.status).toBe(200);
+      return res.headers.get("content-disposition");
+    };
+    expect(await disposition("b1", "plain.png")).toBe(`inline; filename="plain.png"; filename*=UTF-8''plain.png`);
+    expect(await disposition("b1", 'we ird #?%"ü.png')).toBe(`inline; filename="we ird #?%__.png"; filename*=UTF-8''we%20ird%20%23%3F%25%22%C3%BC.png`);
+    expect(await disposition("b1", "it's (1)*%41\\.png")).toBe(`inline; filename="it's (1)*_41_.png"; filename*=UTF-8''it%27s%20%281%29%2A%2541%5C.png`);
+    // "attachment" from the service's head (a package to save); the name parameters stay the gateway's.
+    expect(await disposition("attachment", "Café-1.0.zip")).toBe(`attachment; filename="Caf_-1.0.zip"; filename*=UTF-8''Caf%C3%A9-1.0.zip`);
   });
 
   it("download: stored bytes served from the API origin are inert (an uploaded SVG or HTML page cannot run script there): nosniff and a script-free CSP", async () => {

@@ -33,4 +33,24 @@ describe("createBlobUrls", () => {
     expect(verifyPresignedBlob(signer, { ...query, blob } as never, 1_000_000).check).toBe("ok");
     expect(urls.urlOf("files/1/b.png", "file")).not.toBe(location);
   });
+
+  it("signs a file's name into its location (the download's Content-Disposition), none into its thumbnail; each name its own URL", () => {
+    const { signer, sign, urls } = setup();
+    const name = 'we ird #?%"ü.png';
+    const { location, thumbnail } = urls.urlOfFile({ storage_key: "files/1/a.png", thumbnail_key: "thumbnails/1/a-1.png", name });
+    const query = (url: string) => Object.fromEntries(new URL(url, "http://gateway").searchParams) as Record<string, string>;
+    const blob = (url: string) => url.split("?")[0].split("/").pop()!;
+    expect(query(location!).filename).toBe(name);
+    expect(verifyPresignedBlob(signer, { ...query(location!), blob: blob(location!) } as never, 1_000_000).check).toBe("ok");
+    // The name is signed: another name on the same URL does not verify.
+    expect(verifyPresignedBlob(signer, { ...query(location!), filename: "other.png", blob: blob(location!) } as never, 1_000_000).check).toBe("invalid");
+    expect(query(thumbnail!).filename).toBeUndefined();
+    // Remembered per (key, name): the same name again signs nothing, another name signs once.
+    sign.mockClear();
+    expect(urls.urlOf("files/1/a.png", "file", name)).toBe(location);
+    expect(urls.urlOf("thumbnails/1/a-1.png", "thumbnail", name)).toBe(thumbnail);
+    expect(sign).toHaveBeenCalledTimes(0);
+    expect(urls.urlOf("files/1/a.png", "file", "renamed.png")).not.toBe(location);
+    expect(sign).toHaveBeenCalledTimes(1);
+  });
 });

@@ -190,8 +190,18 @@ describe("upload and download", () => {
     const after = await download(A.token, app.id);
     expect(after.status).toBe(200);
     expect(after.headers.get("content-type")).toContain("application/zip");
-    expect(after.headers.get("content-disposition")).toContain("dl-widget-9.zip");
+    // A ZIP is saved, not displayed (RFC 6266 `attachment`), under `<app name>-<version>.zip`.
+    expect(after.headers.get("content-disposition")).toBe(`attachment; filename="Downloadable-9.zip"; filename*=UTF-8''Downloadable-9.zip`);
     expect(Buffer.from(await after.arrayBuffer()).equals(zip)).toBe(true);
+  });
+
+  it("the package download is an attachment named after the app: unicode in filename* (RFC 8187), an ASCII fallback, no path separators", async () => {
+    const app = await create(A.token, { name: "Café / Lobby" });
+    expect((await upload(A.token, app.id, await widgetZip({ name: "cafe-lobby", version: "1.0" }))).status).toBe(200);
+    const res = await download(A.token, app.id);
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="Caf_ _ Lobby-1.0.zip"; filename*=UTF-8''Caf%C3%A9%20_%20Lobby-1.0.zip`);
   });
 
   it("'An upload replaces the previous package': new identity/version, old blobs removed", async () => {

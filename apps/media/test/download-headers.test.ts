@@ -17,7 +17,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => env?.close());
 
-async function upload(name: string): Promise<{ location: string }> {
+async function upload(name: string): Promise<{ id: string; location: string; thumbnail: string }> {
   const res = await env.platform.http.post("/api/file", {
     token: t.editor.token,
     query: { parentId: t.rootId },
@@ -82,5 +82,48 @@ describe("'location | download URL': validators, caching and HEAD", { timeout: 6
     }
     await new Promise((r) => setTimeout(r, 200));
     expect(openBlobFds() - before).toBeLessThan(5);
+  });
+});
+
+// "location | download URL": a browser saving the download keeps the file's name (RFC 6266
+// §4.1: `filename` as an ASCII quoted-string fallback, `filename*` as RFC 8187/5987 UTF-8), and
+// stays `inline` (players and browsers display media). Thumbnails carry no name.
+describe("'location | download URL': the file's name in Content-Disposition", { timeout: 60_000 }, () => {
+  const ODD = 'we ird #?%"ü.png';
+
+  async function listed(id: string): Promise<{ name: string; location: string; thumbnail: string }> {
+    const res = await env.platform.http.get("/api/v2/file", { token: t.editor.token, query: { select: "*,location,thumbnail", search: `id=${id}` } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.content, res.text).toHaveLength(1);
+    return res.body.content[0];
+  }
+
+  async function dispositionOf(url: string): Promise<string | null> {
+    const res = await fetch(new URL(pathOf(url), env.platform.url));
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    return res.headers.get("content-disposition");
+  }
+
+  it("a plain name: the upload's `location` and the list's (select=*,location) answer inline with it", async () => {
+    const uploaded = await upload("holiday photo.png");
+    const expected = `inline; filename="holiday photo.png"; filename*=UTF-8''holiday%20photo.png`;
+    expect(await dispositionOf(uploaded.location)).toBe(expected);
+    const row = await listed(uploaded.id);
+    expect(await dispositionOf(row.location)).toBe(expected);
+    expect(await dispositionOf(row.thumbnail)).toBeNull();
+  });
+
+  it(`an odd unicode name (${ODD}): ASCII fallback without '"' or non-ASCII, the exact name in filename*`, async () => {
+    const uploaded = await upload("odd.png");
+    const expected = `inline; filename="we ird #?%__.png"; filename*=UTF-8''we%20ird%20%23%3F%25%22%C3%BC.png`;
+    // Renamed through the single-file update: its response's `location` carries the new name.
+    const updated = await env.platform.http.put(`/api/file/${uploaded.id}`, { token: t.editor.token, body: { name: ODD } });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.body.name).toBe(ODD);
+    expect(await dispositionOf(updated.body.location)).toBe(expected);
+    const row = await listed(uploaded.id);
+    expect(row.name).toBe(ODD);
+    expect(await dispositionOf(row.location)).toBe(expected);
   });
 });

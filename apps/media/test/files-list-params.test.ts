@@ -91,6 +91,13 @@ describe("'readOnly | boolean | true when caller has no write access': computed 
         expect(searched.body.details).toMatchObject({ parameter: "search", field: "readOnly" });
       }
     }
+    // location and thumbnail are signed URLs made after the query: search and sort cannot compare them either.
+    for (const field of ["location", "thumbnail"]) {
+      const searched = await lib.http.get("/api/v2/file", { token: t.viewer.token, query: { search: `${field}=x` } });
+      expect([searched.status, searched.body.key, searched.body.message], field).toEqual([400, "search.error.invalid", expect.stringContaining("computed per caller after the query")]);
+      const sorted = await lib.http.get("/api/v2/file", { token: t.viewer.token, query: { sort: `${field},asc` } });
+      expect([sorted.status, sorted.body.key], field).toEqual([400, "sort.error.invalid"]);
+    }
     const summary = (query: Record<string, string>) => lib.http.get("/api/v2/file/view/summary", { token: t.viewer.token, query });
     expect((await summary({ sort: "readOnly,asc" })).body).toMatchObject(errorBody("sort.error.invalid"));
     // The summary's parameters are fileSearch, folderSearch and folderSelect: its errors name those, not `search`.

@@ -18,9 +18,28 @@ interface StreamedPart {
   kind: { case: "head"; value: { filename: string; contentType: string; size?: bigint; status: number; headers: Record<string, string> } } | { case: "chunk"; value: Uint8Array } | { case: undefined };
 }
 
-function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+/**
+ * RFC 6266 §4.1 with the name twice: `filename*` (RFC 8187/5987 ext-value, UTF-8) for clients that
+ * read it, and an ASCII-only quoted `filename` for those that do not. `type` is the service's:
+ * `inline` unless its head asks for `attachment` (a `content-disposition` header, see below).
+ */
+function contentDisposition(type: "inline" | "attachment", filename: string): string {
+  // Quoted-string fallback: no non-ASCII, control characters, `"` or `\`; no `%XX` that some
+  // clients would percent-decode (RFC 6266 Appendix D).
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, "_").replace(/%(?=[0-9A-Fa-f]{2})/g, "_");
+  // attr-char (RFC 8187 §3.2.1) has no ' ( ) *, which encodeURIComponent leaves as they are.
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${type}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/**
+ * The disposition type a service asks for: its head's `content-disposition` header names it
+ * (`attachment` for a package to save; anything else, or none, is `inline`); the file name
+ * parameters are the gateway's, from `head.filename`.
+ */
+function dispositionType(headers: Record<string, string>): "inline" | "attachment" {
+  const asked = headerOf(headers, "content-disposition")?.split(";")[0].trim().toLowerCase();
+  return asked === "attachment" ? "attachment" : "inline";
 }
 
 /** RFC 9110 §8.8.3.2 weak comparison (If-None-Match): any listed tag equal to `etag` once the W/ prefixes are dropped, or `*`. */
@@ -81,7 +100,7 @@ export function downloadHandler(route: RestRoute, transport: Transport) {
     }
     setStoredContentHeaders(ctx, head.contentType);
     for (const [name, value] of Object.entries(head.headers)) ctx.set(name, value);
-    if (head.filename) ctx.set("Content-Disposition", contentDisposition(head.filename));
+    if (head.filename) ctx.set("Content-Disposition", contentDisposition(dispositionType(head.headers), head.filename));
     // RFC 9110 §13.1.2 / §15.4.5: a GET or HEAD whose If-None-Match matches the current ETag answers 304 without a body.
     const etag = headerOf(head.headers, "etag");
     const ifNoneMatch = ctx.get("if-none-match");

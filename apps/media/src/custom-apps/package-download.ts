@@ -1,5 +1,6 @@
 // "Download package": the current ZIP as uploaded, streamed per stream.proto
-// (a head with type, file name and size, then chunks). Fails before the first upload.
+// (a head with type, file name, size and an `attachment` disposition, then chunks).
+// Fails before the first upload.
 import type { Knex } from "knex";
 import type { Scope } from "@signage/auth";
 import { BlobNotFoundError, type BlobStore } from "@signage/storage";
@@ -13,9 +14,16 @@ type Answer = MessageInitShape<typeof DownloadMyAppPackageResponseSchema>;
 
 const CHUNK_BYTES = 256 * 1024;
 
-function downloadName(appId: string | null, version: string | null, id: number): string {
-  const base = [appId ?? `app-${id}`, version].filter(Boolean).join("-");
-  return `${base.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 200)}.zip`;
+/**
+ * `<app name>-<version or id>.zip`. Unicode stays (the gateway sends it as RFC 6266 `filename*`
+ * with an ASCII fallback); what no file system takes in a name (path separators, `:*?"<>|`,
+ * control characters) becomes `_`.
+ */
+function downloadName(name: string | null, version: string | null, id: number): string {
+  const base = `${name?.trim() || `app`}-${version?.trim() || id}`;
+  const safe = base.replace(/[\u0000-\u001f\u007f/\\:*?"<>|]/g, "_").replace(/\s+/g, " ");
+  // By code point: a cut never splits a surrogate pair.
+  return `${[...safe].slice(0, 200).join("")}.zip`;
 }
 
 export async function* downloadPackage(knex: Knex, store: BlobStore, scope: Scope, id: number): AsyncGenerator<Answer | DownloadMyAppPackageResponse> {
@@ -31,7 +39,15 @@ export async function* downloadPackage(knex: Knex, store: BlobStore, scope: Scop
       body: {
         kind: {
           case: "head",
-          value: { contentType: "application/zip", filename: downloadName(app.app_id, app.version, id), size: BigInt(blob.size), status: 200, headers: { "Cache-Control": "no-store" } },
+          // A package is saved, not displayed: the gateway answers `Content-Disposition: attachment`
+          // (the service picks the type with this header; the gateway adds the file name parameters).
+          value: {
+            contentType: "application/zip",
+            filename: downloadName(app.name, app.version, id),
+            size: BigInt(blob.size),
+            status: 200,
+            headers: { "Cache-Control": "no-store", "Content-Disposition": "attachment" },
+          },
         },
       },
     };

@@ -6,7 +6,7 @@ import { requireAuth, visibleThroughTeamIds, type AuthContext } from "@signage/a
 import { listRpc } from "@signage/runtime";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import { FileSchema, type File } from "@signage/contracts/signage/media/v1/file_pb";
-import { FILE_SINGLE_SELECT, fileResource } from "./file-resource.js";
+import { FILE_SINGLE_SELECT, fileResource, locationSource } from "./file-resource.js";
 import { selectsField } from "./select-defaults.js";
 import { callerCannotWrite } from "./caller.js";
 import { resolveFilteredFolderSearch } from "../folders/filtered-folder-search.js";
@@ -45,6 +45,10 @@ export async function readFile(ctx: HandlerContext, deps: FileDeps, id: string):
 export function completeFile(file: File, auth: AuthContext, deps: Pick<FileDeps, "urls">): void {
   // Team read-only (listRpc's teams hook) or a role without write access.
   if (file.readOnly !== undefined) file.readOnly = file.readOnly || callerCannotWrite(auth);
-  if (file.location !== undefined) file.location = deps.urls.urlOf(file.location, "file");
+  if (file.location !== undefined) {
+    // Signed with the file's name: the download answers `Content-Disposition: inline` with it.
+    const { key, name } = locationSource(file.location);
+    file.location = deps.urls.urlOf(key, "file", name);
+  }
   if (file.thumbnail !== undefined) file.thumbnail = deps.urls.urlOf(file.thumbnail, "thumbnail");
 }

@@ -44,9 +44,11 @@ export const fileResource = defineResource({
     alphaDriveFileDetails: { type: "json", selectOnly: true },
     betaDriveFileDetails: { type: "json", selectOnly: true },
     creator: { type: "json", computed: { sql: "json_build_object('email', ??, 'name', ??)", columns: ["creator_email", "creator_name"] } },
-    // Blob keys here; turned into download URLs per request (file-list.ts).
-    location: { type: "string", computed: { sql: "??", columns: ["storage_key"] } },
-    thumbnail: { type: "string", computed: { sql: "??", columns: ["thumbnail_key"] } },
+    // Blob keys here; turned into download URLs per request (file-list.ts). `location` carries the
+    // file's name with its key (the download's Content-Disposition file name): LOCATION_SOURCE.
+    // Signed URLs made after the query: nothing search or sort could compare.
+    location: { type: "string", computed: { sql: "case when ?? is null then null else json_build_array(??, ??)::text end", columns: ["storage_key", "storage_key", "name"] }, completedAfterQuery: true },
+    thumbnail: { type: "string", computed: { sql: "??", columns: ["thumbnail_key"] }, completedAfterQuery: true },
     // Per caller (team hook, role): filled in by the list, so neither sortable nor searchable.
     readOnly: { type: "boolean", computed: { sql: "false", columns: [] }, completedAfterQuery: true },
     // "duplicateDetails: files with the same checksum (select-only)", same tenant.
@@ -74,3 +76,9 @@ export const fileResource = defineResource({
  * single-file response (upload, update) has no select and renders the whole file: these too.
  */
 export const FILE_SINGLE_SELECT = "*,creator,readOnly,location,thumbnail,orientation,teamAssignments(readOnly,team(id,name))";
+
+/** What the `location` SQL yields (a JSON `[storage_key, name]`): the blob key and the name to download it under. */
+export function locationSource(value: string): { key: string; name: string | undefined } {
+  const [key, name] = JSON.parse(value) as [string, string | null];
+  return { key, name: name ?? undefined };
+}
