@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TestPlatform } from "@signage/testing";
 import { newId } from "@signage/db";
 import { coreModule } from "../src/module.js";
+import { errorBody } from "./error-body.js";
 import { bootstrapAdmin } from "../src/users/bootstrap-admin.js";
 
 let platform: TestPlatform;
@@ -16,7 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => platform?.close());
 
-const errorBody = (status: number, key: string) => ({ status, error: expect.any(String), message: expect.any(String), key, details: expect.any(Object) });
 
 describe("PUT /api/customer/{id} storageSize", () => {
   // Seed "Customer": "storageSize | long | bytes, null = unlimited, ADMIN only". Once a quota was

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TestPlatform } from "@signage/testing";
 import { coreModule } from "../src/module.js";
+import { errorBody } from "./error-body.js";
 
 let platform: TestPlatform;
 let admin: string;
@@ -14,12 +15,17 @@ beforeAll(async () => {
 });
 afterAll(() => platform?.close());
 
-const errorBody = (status: number, key: string) => ({ status, error: expect.any(String), message: expect.any(String), key, details: expect.any(Object) });
 
 async function team(token: string, name: string): Promise<string> {
   const res = await platform.http.post("/api/team/", { token, body: { name } });
   expect(res.status, res.text).toBe(200);
   return res.body.id;
+}
+
+/** A customer with an OWNER and an EDITOR. */
+async function tenantWithEditor(name: string) {
+  const { id: customerId } = await createCustomer(platform.http, admin, { name });
+  return { customerId, owner: await createUser(platform.http, admin, customerId, "OWNER"), editor: await createUser(platform.http, admin, customerId, "EDITOR") };
 }
 
 async function userId(token: string, email: string): Promise<string> {
@@ -35,9 +41,7 @@ describe("assignment bodies naming an id twice", () => {
   // readOnly}], resourceIdsToRemove [string]". An id listed twice among the additions answered 500
   // (the upsert touched one row twice); it is a contradictory request: 400, and nothing is written.
   it("400 team.error.duplicateAssignment / conflictingAssignment on all three paths; no partial write", async () => {
-    const { id: customerId } = await createCustomer(platform.http, admin, { name: "Audit Teams Dup" });
-    const owner = await createUser(platform.http, admin, customerId, "OWNER");
-    const editor = await createUser(platform.http, admin, customerId, "EDITOR");
+    const { owner, editor } = await tenantWithEditor("Audit Teams Dup");
     const red = await team(owner.token, "Red");
     const blue = await team(owner.token, "Blue");
     const editorId = await userId(owner.token, editor.email);
@@ -85,9 +89,7 @@ describe("resources of a team, asked by a restricted user", () => {
   // /api/team/quickFilterAssignments?teamId=<a team the caller is not in> listed the id of a quick
   // filter that GET /api/quickFilter/{id} hides from that caller (404).
   it("lists only the resources the caller's teams let it see", async () => {
-    const { id: customerId } = await createCustomer(platform.http, admin, { name: "Audit Teams Restricted" });
-    const owner = await createUser(platform.http, admin, customerId, "OWNER");
-    const editor = await createUser(platform.http, admin, customerId, "EDITOR");
+    const { owner, editor } = await tenantWithEditor("Audit Teams Restricted");
     const mine = await team(owner.token, "Mine");
     const other = await team(owner.token, "Other");
     const criteria = { search: "name:x" };
