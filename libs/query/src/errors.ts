@@ -22,7 +22,8 @@ export class FilterParseError extends ListQueryError {
     message: string,
     readonly position: number,
     readonly expected: readonly string[],
-    readonly parameter: "search" | "quickFilter" = "search",
+    /** The request parameter as the caller named it (search, quickFilter, or an endpoint's own, e.g. fileSearch). */
+    readonly parameter: string = "search",
   ) {
     super("search.error.invalid", message, { parameter, position, expected: [...expected] });
   }
@@ -31,14 +32,17 @@ export class FilterParseError extends ListQueryError {
 /** A field name that the resource does not know (or does not publish, for select). */
 export class UnknownFieldError extends ListQueryError {
   constructor(
-    readonly parameter: "search" | "quickFilter" | "sort" | "select",
+    /** As the caller named it (an endpoint may call its search `fileSearch`). */
+    readonly parameter: string,
     readonly field: string,
     readonly knownFields: readonly string[],
     readonly position?: number,
+    /** Which key family: the parameter's kind, whatever the endpoint calls it. */
+    family: "search" | "sort" | "select" = parameter === "sort" || parameter === "select" ? parameter : "search",
   ) {
     const where = position === undefined ? `in ${parameter}` : `in ${parameter} at position ${position}`;
     super(
-      `${parameter === "quickFilter" ? "search" : parameter}.error.unknownField`,
+      `${family}.error.unknownField`,
       `Unknown field '${field}' ${where}; known fields: ${knownFields.join(", ")}`,
       { parameter, field, knownFields: [...knownFields], ...(position === undefined ? {} : { position }) },
     );
@@ -50,7 +54,7 @@ export class InvalidFilterError extends ListQueryError {
   constructor(
     message: string,
     readonly field: string,
-    readonly parameter: "search" | "quickFilter",
+    readonly parameter: string,
     readonly position?: number,
   ) {
     super("search.error.invalid", message, { parameter, field, ...(position === undefined ? {} : { position }) });
@@ -64,8 +68,8 @@ export class InvalidSortError extends ListQueryError {
 }
 
 export class InvalidSelectError extends ListQueryError {
-  constructor(message: string, readonly select: string, readonly position?: number) {
-    super("select.error.invalid", message, { parameter: "select", select, ...(position === undefined ? {} : { position }) });
+  constructor(message: string, readonly select: string, readonly position?: number, readonly parameter: string = "select") {
+    super("select.error.invalid", message, { parameter, select, ...(position === undefined ? {} : { position }) });
   }
 }
 

@@ -43,7 +43,7 @@ export type { SqlFragment } from "./sql/fragment.js";
 
 // Lists.
 export type { ListParams } from "./list/list-params.js";
-export { planList, isListPlan, type ListPlan } from "./list/plan-list.js";
+export { planList, isListPlan, type ListPlan, type PlanOptions } from "./list/plan-list.js";
 export { runList, type RunListOptions } from "./list/run-list.js";
 export { toPageResponse, type ListResult, type PageInfo } from "./list/page.js";
 export { DEFAULT_PAGE_SIZE, DEFAULT_MAX_PAGE_SIZE, resolvePaging, type PagingOptions } from "./list/paging.js";

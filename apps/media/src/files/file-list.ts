@@ -3,7 +3,8 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import { requireAuth, visibleThroughTeamIds, type AuthContext } from "@signage/auth";
-import { listRpc } from "@signage/runtime";
+import { listRpc, type ListRpcOptions } from "@signage/runtime";
+import type { DescMessage } from "@bufbuild/protobuf";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import { FileSchema, type File } from "@signage/contracts/signage/media/v1/file_pb";
 import { FILE_SINGLE_SELECT, fileResource, locationSource } from "./file-resource.js";
@@ -13,7 +14,14 @@ import { resolveFilteredFolderSearch } from "../folders/filtered-folder-search.j
 import { fileNotFound } from "./file-repository.js";
 import type { FileDeps } from "./file-deps.js";
 
-export async function listFiles(ctx: HandlerContext, deps: FileDeps, query: ListQuery | undefined, extend?: (qb: Knex.QueryBuilder) => void) {
+/** Service conditions beside the list's own (`extend`), and the endpoint's own names for search/select. */
+export interface ListOptions {
+  extend?: (qb: Knex.QueryBuilder) => void;
+  names?: ListRpcOptions<DescMessage>["names"];
+}
+
+export async function listFiles(ctx: HandlerContext, deps: FileDeps, query: ListQuery | undefined, options: ListOptions = {}) {
+  const { extend, names } = options;
   const auth = requireAuth(ctx);
   // Two independent lookups (the filtered-folder check, the caller's teams): one round trip, not two.
   const [filtered, teams] = await Promise.all([resolveFilteredFolderSearch(deps.knex, deps.storedFolders, auth.scope, query), deps.teams.access?.(auth)]);
@@ -25,7 +33,7 @@ export async function listFiles(ctx: HandlerContext, deps: FileDeps, query: List
   const folder = filtered.folder;
   const visible = folder !== undefined && (!teams || visibleThroughTeamIds(teams, folder.teamIds));
   const quickFilterOfFolder = visible ? folder.id : undefined;
-  const result = await listRpc(ctx, { knex: deps.knex, resource: fileResource, message: FileSchema, query: q, scope: auth.scope, extend, teams, quickFilters: deps.quickFilters, quickFilterOfFolder });
+  const result = await listRpc(ctx, { knex: deps.knex, resource: fileResource, message: FileSchema, query: q, scope: auth.scope, extend, teams, quickFilters: deps.quickFilters, quickFilterOfFolder, names });
   for (const file of result.content) completeFile(file, auth, deps);
   return result;
 }
@@ -36,7 +44,7 @@ export async function listFiles(ctx: HandlerContext, deps: FileDeps, query: List
  * file.error.notFound.
  */
 export async function readFile(ctx: HandlerContext, deps: FileDeps, id: string): Promise<File> {
-  const { content } = await listFiles(ctx, deps, { size: 1, select: FILE_SINGLE_SELECT } as ListQuery, (qb) => qb.where("file.id", id));
+  const { content } = await listFiles(ctx, deps, { size: 1, select: FILE_SINGLE_SELECT } as ListQuery, { extend: (qb) => qb.where("file.id", id) });
   if (!content[0]) throw fileNotFound(id);
   return content[0];
 }

@@ -5,7 +5,7 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import type { FileSummaryItem, GetFileSummaryRequest } from "@signage/contracts/signage/media/v1/file_pb";
-import { ListQueryError, resolvePaging } from "@signage/query";
+import { resolvePaging } from "@signage/query";
 import { maxPageSizeOf } from "@signage/runtime";
 import { listFolders } from "../folders/folder-list.js";
 import { listFiles } from "./file-list.js";
@@ -18,7 +18,7 @@ export async function fileSummary(ctx: HandlerContext, deps: FileDeps, req: GetF
   const { page, size } = resolvePaging(req.page, req.size, { maxSize: maxPageSizeOf(ctx.method) });
   const sort = splitSummarySort(req.sort);
   // The folder page of the same number covers exactly the folder part of this page.
-  const folders = await named(FOLDER_PARAMETERS, listFolders(ctx, deps, { sort: sort.folders, page, size, search: req.folderSearch, select: req.folderSelect } as ListQuery));
+  const folders = await listFolders(ctx, deps, { sort: sort.folders, page, size, search: req.folderSearch, select: req.folderSelect } as ListQuery, { names: FOLDER_NAMES });
   const folderTotal = Number(folders.page.totalElements);
   const offset = page * size;
   const fileQuery = { sort: sort.files, search: req.fileSearch, select: req.select, quickFilterId: req.quickFilterId } as ListQuery;
@@ -28,12 +28,12 @@ export async function fileSummary(ctx: HandlerContext, deps: FileDeps, req: GetF
   const wanted = size - items.length;
   // Files from fileStart on: at most two pages of `size` cover that window.
   const firstPage = Math.floor(fileStart / size);
-  const first = await named(FILE_PARAMETERS, listFiles(ctx, deps, { ...fileQuery, page: firstPage, size } as ListQuery));
+  const first = await listFiles(ctx, deps, { ...fileQuery, page: firstPage, size } as ListQuery, { names: FILE_NAMES });
   const fileTotal = Number(first.page.totalElements);
   let files = first.content;
   const skip = fileStart - firstPage * size;
   if (wanted > 0 && skip + wanted > files.length && (firstPage + 1) * size < fileTotal) {
-    files = files.concat((await listFiles(ctx, deps, { ...fileQuery, page: firstPage + 1, size } as ListQuery)).content);
+    files = files.concat((await listFiles(ctx, deps, { ...fileQuery, page: firstPage + 1, size } as ListQuery, { names: FILE_NAMES })).content);
   }
   if (wanted > 0) for (const file of files.slice(skip, skip + wanted)) items.push({ item: { case: "file", value: file } } as FileSummaryItem);
 
@@ -55,18 +55,6 @@ export async function fileSummary(ctx: HandlerContext, deps: FileDeps, req: GetF
   };
 }
 
-// The lists below speak of `search` and `select`; this endpoint's parameters for them have other names.
-const FOLDER_PARAMETERS: Record<string, string> = { search: "folderSearch", select: "folderSelect" };
-const FILE_PARAMETERS: Record<string, string> = { search: "fileSearch" };
-
-/** A list parameter error of one of the two lists, naming the parameter the caller sent. */
-async function named<T>(parameters: Record<string, string>, list: Promise<T>): Promise<T> {
-  try {
-    return await list;
-  } catch (err) {
-    const own = err instanceof ListQueryError ? parameters[String(err.details.parameter)] : undefined;
-    if (!(err instanceof ListQueryError) || own === undefined) throw err;
-    const listed = String(err.details.parameter);
-    throw new ListQueryError(err.key, err.message.replace(new RegExp(`\\b${listed}\\b`, "g"), own), { ...err.details, parameter: own });
-  }
-}
+// This endpoint's names for the lists' search and select: errors name what the caller sent.
+const FOLDER_NAMES = { search: "folderSearch", select: "folderSelect" };
+const FILE_NAMES = { search: "fileSearch" };

@@ -64,7 +64,7 @@ export function fileFolderService(deps: FileDeps): Partial<ServiceImpl<typeof Fi
       const auth = requireAuth(ctx);
       if (!req.folderId?.trim()) throw missingParameter("folderId");
       const folder = await requireFolder(knex, auth.scope, req.folderId.trim());
-      const { content } = await listFolders(ctx, deps, { size: folder.path.length, select: FOLDER_SINGLE_SELECT } as ListQuery, (qb) => qb.whereRaw("f.id = any(?::uuid[])", [folder.path]));
+      const { content } = await listFolders(ctx, deps, { size: folder.path.length, select: FOLDER_SINGLE_SELECT } as ListQuery, { extend: (qb) => qb.whereRaw("f.id = any(?::uuid[])", [folder.path]) });
       const order = new Map(folder.path.map((id, i) => [id, i]));
       return { fileFolders: content.sort((a, b) => order.get(a.id)! - order.get(b.id)!) };
     },

@@ -1,7 +1,7 @@
 // GET /api/v2/fileFolder and single-folder reads: listRpc, then per-caller fields
 // (filtered folders' contents: filtered-folder-counts.ts).
+import type { ListOptions } from "../files/file-list.js";
 import type { HandlerContext } from "@connectrpc/connect";
-import type { Knex } from "knex";
 import { requireAuth, type AuthContext } from "@signage/auth";
 import { listRpc } from "@signage/runtime";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
@@ -13,12 +13,13 @@ import { folderNotFound } from "./folder-repository.js";
 import { completeFilteredFolders } from "./filtered-folder-counts.js";
 import type { FileDeps } from "../files/file-deps.js";
 
-export async function listFolders(ctx: HandlerContext, deps: FileDeps, query: ListQuery | undefined, extend?: (qb: Knex.QueryBuilder) => void) {
+export async function listFolders(ctx: HandlerContext, deps: FileDeps, query: ListQuery | undefined, options: ListOptions = {}) {
+  const { extend, names } = options;
   const auth = requireAuth(ctx);
   const select = withDefaultExtras(query?.select, FOLDER_DEFAULT_EXTRAS);
   const q = { ...query, select, includeReadOnlyInfo: query?.includeReadOnlyInfo || selectsField(select, "readOnly") } as ListQuery;
   const teams = await deps.teams.access?.(auth);
-  const result = await listRpc(ctx, { knex: deps.knex, resource: fileFolderResource, message: FileFolderSchema, query: q, scope: auth.scope, extend, teams });
+  const result = await listRpc(ctx, { knex: deps.knex, resource: fileFolderResource, message: FileFolderSchema, query: q, scope: auth.scope, extend, teams, names });
   const filteredFields = { fileCount: selectsField(select, "fileCount"), firstFileThumbnail: selectsField(select, "firstFileThumbnail") };
   await completeFilteredFolders(ctx, deps, result.content, filteredFields, teams);
   for (const folder of result.content) completeFolder(folder, auth, deps);
@@ -27,7 +28,7 @@ export async function listFolders(ctx: HandlerContext, deps: FileDeps, query: Li
 
 /** One whole folder, with its real team assignments (never a [] claiming "no teams"). */
 export async function readFolder(ctx: HandlerContext, deps: FileDeps, id: string): Promise<FileFolder> {
-  const { content } = await listFolders(ctx, deps, { size: 1, select: FOLDER_SINGLE_SELECT } as ListQuery, (qb) => qb.where("f.id", id));
+  const { content } = await listFolders(ctx, deps, { size: 1, select: FOLDER_SINGLE_SELECT } as ListQuery, { extend: (qb) => qb.where("f.id", id) });
   if (!content[0]) throw folderNotFound(id);
   return content[0];
 }

@@ -18,7 +18,7 @@ const OPERATOR_LIST = ": = ≠ ∉ ^ > ≥ < ≤ ∈";
 
 export interface ParseFilterOptions {
   /** Which request parameter the text came from; used in messages and error details. */
-  readonly parameter?: "search" | "quickFilter";
+  readonly parameter?: string;
 }
 
 /**
@@ -39,7 +39,7 @@ class FilterParser {
 
   constructor(
     private readonly text: string,
-    private readonly parameter: "search" | "quickFilter",
+    private readonly parameter: string,
   ) {}
 
   parse(): FilterNode {

@@ -12,10 +12,10 @@ export interface SelectItem {
 export const MAX_SELECT_NESTING = 2;
 
 /** Parses `*,name,deviceGroup(id,name)`; spaces around names are ignored. */
-export function parseSelect(text: string): SelectItem[] {
+export function parseSelect(text: string, parameter = "select"): SelectItem[] {
   let index = 0;
   const fail = (problem: string): never => {
-    throw new InvalidSelectError(`Invalid select at position ${index}: ${problem}`, text, index);
+    throw new InvalidSelectError(`Invalid ${parameter} at position ${index}: ${problem}`, text, index, parameter);
   };
   const skipSpaces = () => {
     while (text[index] === " ") index++;

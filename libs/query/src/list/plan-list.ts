@@ -36,11 +36,21 @@ export function isListPlan(value: unknown): value is ListPlan {
  * Validates every common list parameter up front, so a bad request fails with a
  * ListQueryError (HTTP 400) before any SQL runs.
  */
-export function planList(resource: ResourceRegistry, params: ListParams = {}, options: PagingOptions = {}): ListPlan {
+export interface PlanOptions extends PagingOptions {
+  /**
+   * What the endpoint calls its `search` and `select` (e.g. the file summary's fileSearch,
+   * folderSelect): errors name the parameter the caller sent. Keys stay search.error.* / select.error.*.
+   */
+  readonly names?: { readonly search?: string; readonly select?: string };
+}
+
+export function planList(resource: ResourceRegistry, params: ListParams = {}, options: PlanOptions = {}): ListPlan {
+  const searchName = options.names?.search ?? "search";
+  const selectName = options.names?.select ?? "select";
   if (resource.idField === null) throw new Error(`resource ${resource.name} has no id, so it cannot be listed`);
   const { page, size } = resolvePaging(params.page, params.size, options);
 
-  const search = isBlank(params.search) ? null : parseFilter(params.search!, { parameter: "search" });
+  const search = isBlank(params.search) ? null : parseFilter(params.search!, { parameter: searchName });
   const quickFilter =
     params.quickFilter === undefined || params.quickFilter === null || isBlank(params.quickFilter)
       ? null
@@ -51,7 +61,7 @@ export function planList(resource: ResourceRegistry, params: ListParams = {}, op
   const teamSelection = teamSelectionFilter(resource, teamIds, parseBooleanParameter("includeResourcesWithoutTeam", params.includeResourcesWithoutTeam), params.selectTeamIds);
 
   const filters: CompiledFilter[] = [];
-  if (search) filters.push(compileFilter(resource, search, { parameter: "search", aliasPrefix: "_f" }));
+  if (search) filters.push(compileFilter(resource, search, { parameter: searchName, aliasPrefix: "_f" }));
   if (quickFilter) filters.push(compileFilter(resource, quickFilter, { parameter: "quickFilter", aliasPrefix: "_q" }));
   if (teamSelection) filters.push(compileFilter(resource, teamSelection, { parameter: "search", aliasPrefix: "_t" }));
 
@@ -61,7 +71,7 @@ export function planList(resource: ResourceRegistry, params: ListParams = {}, op
   const sort = resolveSort(resource, sortEntries.length > 0 ? sortEntries : resource.defaultSort);
 
   const selectText = isBlank(params.select) ? null : params.select!;
-  const selection = resolveSelect(resource, selectText === null ? null : parseSelect(selectText), selectText ?? "");
+  const selection = resolveSelect(resource, selectText === null ? null : parseSelect(selectText, selectName), selectText ?? "", { parameter: selectName });
 
   return Object.freeze({
     [PLAN]: true as const,

@@ -11,7 +11,17 @@ const STAR: readonly SelectItem[] = [{ name: "*", position: 0 }];
  * computed, select-only or relation fields); `id` is always included; a relation named
  * without a group selects the relation's `*`.
  */
-export function resolveSelect(entity: ResourceRegistry, items: readonly SelectItem[] | null, text: string, prefix = "", published?: ReadonlySet<string>): Selection {
+export interface ResolveSelectOptions {
+  /** The request parameter as the caller named it (an endpoint may call its select `folderSelect`). */
+  readonly parameter?: string;
+  /** Field-name prefix inside a relation (`customer.`), for messages. */
+  readonly prefix?: string;
+  /** Inside a relation that publishes a subset of its target: that subset. */
+  readonly published?: ReadonlySet<string>;
+}
+
+export function resolveSelect(entity: ResourceRegistry, items: readonly SelectItem[] | null, text: string, options: ResolveSelectOptions = {}): Selection {
+  const { parameter = "select", prefix = "", published } = options;
   const chosen = new Map<string, SelectedField>();
   // Inside a relation that publishes a subset of its target, the rest is not selectable.
   const selectable = (field: ResolvedField) => field.selectable && (published === undefined || published.has(field.name));
@@ -25,16 +35,16 @@ export function resolveSelect(entity: ResourceRegistry, items: readonly SelectIt
     const field = entity.fields.get(item.name);
     if (!field || !selectable(field)) {
       const known = [...entity.fields.values()].filter(selectable).map((f) => prefix + f.name);
-      throw new UnknownFieldError("select", prefix + item.name, known, item.position);
+      throw new UnknownFieldError(parameter, prefix + item.name, known, item.position, "select");
     }
     if (isRelation(field)) {
       const target = field.resolveTarget();
       const subset = field.published === undefined ? undefined : new Set(field.published);
       for (const name of subset ?? []) if (!target.fields.has(name)) throw new Error(`relation '${field.name}' of ${entity.name} publishes '${name}', which ${target.name} does not have`);
-      const nested = resolveSelect(target, item.children ?? null, text, `${prefix}${field.name}.`, subset);
+      const nested = resolveSelect(target, item.children ?? null, text, { parameter, prefix: `${prefix}${field.name}.`, published: subset });
       chosen.set(field.name, { kind: "relation", field, selection: nested });
     } else if (item.children) {
-      throw new InvalidSelectError(`Invalid select at position ${item.position}: '${prefix}${item.name}' is not a relation, so it takes no (...)`, text, item.position);
+      throw new InvalidSelectError(`Invalid ${parameter} at position ${item.position}: '${prefix}${item.name}' is not a relation, so it takes no (...)`, text, item.position, parameter);
     } else {
       if (field.path !== undefined) assertSingleValued(entity, field.name);
       chosen.set(field.name, { kind: "value", field });

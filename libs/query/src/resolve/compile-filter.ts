@@ -10,7 +10,7 @@ import { typedValue, ValueProblem } from "./typed-values.js";
 import { describeKind, operatorsFor, valueKindOf, type ValueKind } from "./value-kind.js";
 
 export interface CompileFilterOptions {
-  readonly parameter?: "search" | "quickFilter";
+  readonly parameter?: string;
   /** Prefix of the aliases given to EXISTS subqueries; distinct per filter in one query. */
   readonly aliasPrefix?: string;
 }
@@ -31,7 +31,7 @@ class FilterCompiler {
 
   constructor(
     private readonly resource: ResourceRegistry,
-    private readonly parameter: "search" | "quickFilter",
+    private readonly parameter: string,
     private readonly aliasPrefix: string,
   ) {}
 
@@ -75,7 +75,7 @@ class FilterCompiler {
       if (published.kind === "field" || published.kind === "relation") {
         this.fail(node, `'${node.field}' cannot be used in search (it is only returned by select); searchable fields: ${path.knownFields.join(", ")}`);
       }
-      throw new UnknownFieldError(this.parameter, path.field, path.knownFields, node.position);
+      throw new UnknownFieldError(this.parameter, path.field, path.knownFields, node.position, "search");
     }
     if (path.kind === "notNested") this.fail(node, `field '${path.field}' has no nested fields`);
 

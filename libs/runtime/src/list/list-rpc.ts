@@ -5,7 +5,7 @@ import { getOption, type DescMessage, type DescMethod, type MessageShape } from 
 import { Code, type HandlerContext } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import { applyScope, serviceError, teamReadOnlyHook, teamVisibilityHook, type Scope, type TeamAccess, type TeamColumns } from "@signage/auth";
-import { planList, runList, type ResourceRegistry } from "@signage/query";
+import { planList, runList, type PlanOptions, type ResourceRegistry } from "@signage/query";
 import { max_page_size } from "@signage/contracts/signage/options/v1/options_pb";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import { rowToMessage } from "./row-to-message.js";
@@ -29,6 +29,8 @@ export interface ListRpcOptions<Desc extends DescMessage> {
    * restriction to the scope and computes `readOnly` for includeReadOnlyInfo.
    */
   teams?: TeamAccess | { access: TeamAccess; columns?: TeamColumns };
+  /** What the endpoint calls its search and select, when not `search` / `select` (errors name these). */
+  names?: PlanOptions["names"];
 }
 
 /**
@@ -71,7 +73,7 @@ export async function listRpc<Desc extends DescMessage>(ctx: HandlerContext, o: 
       includeResourcesWithoutTeam: q?.includeResourcesWithoutTeam,
       includeReadOnlyInfo: q?.includeReadOnlyInfo,
     },
-    { maxSize },
+    { maxSize, names: o.names },
   );
   const tenantColumn = o.resource.tenantColumn;
   if (!tenantColumn) throw new TypeError(`resource ${o.resource.name} declares no tenantColumn`);
