@@ -6,6 +6,7 @@ import type { DescFile } from "@bufbuild/protobuf";
 import { buildRouteTable, type RestRoute } from "./routes/route-table.js";
 import { mountUnbuiltRoutes, unbuiltOperations } from "./routes/unbuilt-routes.js";
 import { mountRpcRoutes } from "./routes/rpc-routes.js";
+import { bucketedRoutes } from "./routes/bucketed-routes.js";
 import { mountOAuthRoutes } from "./oauth/oauth-routes.js";
 import { mountHealthRoutes } from "./health/health-routes.js";
 import { generateOpenApi } from "./openapi/generate.js";
@@ -36,6 +37,8 @@ export interface GatewayOptions {
 export interface Gateway {
   app: Koa;
   routes: RestRoute[];
+  /** Every mounted route in precedence order; requests are dispatched through its buckets (bucketed-routes.ts). */
+  router: Router;
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
@@ -97,8 +100,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     callTimeoutMs,
   }));
 
-  app.use(router.routes());
+  app.use(bucketedRoutes(router).middleware);
   // Not `throw: true`: the router sets the Allow header only when it does not throw.
   app.use(router.allowedMethods());
-  return { app, routes };
+  return { app, routes, router };
 }
