@@ -23,8 +23,9 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs: number): P
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`cluster exited early with ${child.exitCode}`);
     try {
+      // The gateway is ready on its own; the cluster is up once every upstream answers SERVING too.
       const res = await fetch(`${url}/readyz`);
-      if (res.ok) return;
+      if (res.ok && ((await res.json()) as { status?: string }).status === "UP") return;
     } catch {
       // not listening yet
     }

@@ -2,7 +2,8 @@
 // itself (methods, path and query parsing, token response headers), against small in-process
 // implementations of the real contracts.
 import { afterAll, describe, expect, it } from "vitest";
-import { createRouterTransport } from "@connectrpc/connect";
+import { Code, ConnectError, createRouterTransport } from "@connectrpc/connect";
+import { Health, HealthCheckResponse_ServingStatus } from "@signage/contracts/grpc/health/v1/health_pb";
 import { allFiles } from "@signage/contracts";
 import { CustomerService } from "@signage/contracts/signage/core/v1/customer_pb";
 import { AuthService } from "@signage/contracts/signage/core/v1/auth_pb";
@@ -24,6 +25,33 @@ function gatewayWith(register: Parameters<typeof createRouterTransport>[0]): str
 const ERROR_KEYS = ["details", "error", "key", "message", "status"];
 
 describe("REST edge", () => {
+  // Readiness must not depend on the upstreams (one service down would take every route out of
+  // the load balancer, the healthy services' too): /readyz stays 200 and names what is down.
+  it("stays ready when an upstream is down, reporting it as DEGRADED", async () => {
+    const serving = createRouterTransport((router) => router.service(Health, { check: () => ({ status: HealthCheckResponse_ServingStatus.SERVING }) }));
+    const down = createRouterTransport((router) =>
+      router.service(Health, {
+        check: () => {
+          throw new ConnectError("connection refused", Code.Unavailable);
+        },
+      }),
+    );
+    const listen = (upstreams: Parameters<typeof upstreamsByPackage>[0]) => {
+      const server = createGateway({ files: allFiles, upstreams: upstreamsByPackage(upstreams), logger: silent }).app.listen(0);
+      servers.push(server);
+      return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    };
+    const healthy = await fetch(`${listen({ core: serving, media: serving, integration: serving, reporting: serving, licensing: serving })}/readyz`);
+    expect(healthy.status).toBe(200);
+    expect(await healthy.json()).toEqual({ status: "UP", services: { core: "SERVING", media: "SERVING", integration: "SERVING", reporting: "SERVING", licensing: "SERVING" } });
+    const degraded = await fetch(`${listen({ core: serving, media: serving, integration: serving, reporting: serving, licensing: down })}/readyz`);
+    expect(degraded.status).toBe(200);
+    const body = (await degraded.json()) as { status: string; services: Record<string, string> };
+    expect(body.status).toBe("DEGRADED");
+    expect(body.services.core).toBe("SERVING");
+    expect(body.services.licensing).toMatch(/^UNAVAILABLE: .*connection refused/);
+  });
+
   // RFC 9110 15.5.6: a 405 response MUST carry an Allow header listing the methods the path takes.
   it("answers a wrong method with 405, the Allow header and the error body", async () => {
     const base = gatewayWith(() => {});

@@ -1,5 +1,8 @@
-// /healthz: the process is alive. /readyz: every upstream service answers
-// grpc.health.v1 Check with SERVING.
+// /healthz: the process is alive. /readyz: the gateway takes traffic, and reports what each
+// upstream service answers to grpc.health.v1 Check. An upstream that is down does not make the
+// gateway unready: that would take every route out of the load balancer, the healthy services'
+// too; the routes of the service that is down answer 503 on their own. While the gateway
+// drains (SIGTERM) its listener is closed, so the probe fails and the pod leaves the Service.
 import type Router from "@koa/router";
 import { Health, HealthCheckResponse_ServingStatus } from "@signage/contracts/grpc/health/v1/health_pb";
 import type { Upstreams } from "../upstreams.js";
@@ -24,8 +27,7 @@ export function mountHealthRoutes(router: Router, upstreams: Upstreams): void {
   });
   router.get("/readyz", async (ctx) => {
     const services = await checkUpstreams(upstreams);
-    const ready = Object.values(services).every((s) => s === "SERVING");
-    ctx.status = ready ? 200 : 503;
-    ctx.body = { status: ready ? "UP" : "DOWN", services };
+    const allServing = Object.values(services).every((s) => s === "SERVING");
+    ctx.body = { status: allServing ? "UP" : "DEGRADED", services };
   });
 }
