@@ -41,9 +41,9 @@ const HA_SERVICES = ["gateway", "core", "media"];
 
 // Keys of the Secret each service must read, and the ones only that service may read.
 const COMMON_SECRET_KEYS: Record<string, string[]> = {
-  gateway: ["JWT_PUBLIC_KEY"],
+  gateway: [],
   core: ["DATABASE_URL", "NATS_URL", "JWT_PUBLIC_KEY", "JWT_PRIVATE_KEY", "ADMIN_EMAIL", "ADMIN_PASSWORD"],
-  media: ["DATABASE_URL", "NATS_URL", "JWT_PUBLIC_KEY", "STORAGE_URL"],
+  media: ["DATABASE_URL", "NATS_URL", "JWT_PUBLIC_KEY", "STORAGE_URL", "STORAGE_SIGNING_SECRET"],
   integration: ["DATABASE_URL", "NATS_URL", "JWT_PUBLIC_KEY"],
   reporting: ["DATABASE_URL", "NATS_URL", "JWT_PUBLIC_KEY"],
   licensing: ["DATABASE_URL", "NATS_URL", "JWT_PUBLIC_KEY"],
@@ -53,6 +53,7 @@ const EXCLUSIVE_SECRET_KEYS: Record<string, string> = {
   ADMIN_EMAIL: "core",
   ADMIN_PASSWORD: "core",
   STORAGE_URL: "media",
+  STORAGE_SIGNING_SECRET: "media",
 };
 
 // ---------------------------------------------------------------------------
