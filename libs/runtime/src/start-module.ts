@@ -69,9 +69,8 @@ export async function startModule(module: ServiceModule, infra: SharedInfra): Pr
         currentUser: instance.currentUser,
         captcha: instance.captcha ?? captchaFromEnv(infra.env),
       }),
-      listQueryErrorInterceptor,
-      databaseErrorsInterceptor,
     ],
+    errorMappers: [listQueryErrorInterceptor, databaseErrorsInterceptor],
     shutdownTimeoutMs: infra.shutdownTimeoutMs,
     maxConnectionAgeMs: infra.maxConnectionAgeMs,
   });

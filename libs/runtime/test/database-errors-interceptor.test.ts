@@ -61,3 +61,19 @@ describe("databaseErrorsInterceptor: concurrent writes", () => {
     expect(await call(request).catch((e: unknown) => e)).toBe(other);
   });
 });
+
+describe("databaseErrorsInterceptor: text PostgreSQL cannot store", () => {
+  it("a NUL character in a written value is InvalidArgument request.error.invalidText, not a 500", async () => {
+    await knex.schema.createTable("named", (t) => t.text("name"));
+    const error = await knex("named").insert({ name: "a\u0000b" }).catch((e: unknown) => e);
+    expect((error as { code?: string }).code).toBe("22021");
+    const call = databaseErrorsInterceptor(async () => {
+      throw error;
+    });
+    const thrown = (await call(request).catch((e: unknown) => e)) as ConnectError;
+    expect(thrown).toBeInstanceOf(ConnectError);
+    expect(thrown.code).toBe(Code.InvalidArgument);
+    expect(thrown.rawMessage).toMatch(/U\+0000/);
+    expect(await knex("named").count({ n: "*" })).toEqual([{ n: "0" }]);
+  });
+});

@@ -3,7 +3,7 @@
 import { Code } from "@connectrpc/connect";
 import { serviceError, type Caller } from "@signage/auth";
 import { Role } from "@signage/contracts/signage/common/v1/role_pb";
-import { LicenseTier, type CustomerFields } from "@signage/contracts/signage/core/v1/customer_pb";
+import { LicenseTier, Vertical, type CustomerFields } from "@signage/contracts/signage/core/v1/customer_pb";
 import type { Value } from "@bufbuild/protobuf/wkt";
 
 /** "Fields that only ADMIN may set (needsToBeInvoiced, resourceLimits, freeLicenses, browserSessionLicenses, deviceSessionLimit, storageSize) are ... refused (400) for anyone else". */
@@ -146,4 +146,19 @@ export function checkCustomerNumbers(fields: CustomerFields): void {
     throw invalid("customer.error.negativeValue", `${negative.join(", ")} must not be negative`, { fields: negative.join(",") });
   }
   storageSizeOf(fields.storageSize);
+  // gRPC callers send enum numbers: one the contract does not define is refused, as the REST
+  // edge refuses an unknown name, instead of being dropped.
+  if (fields.vertical !== undefined && Vertical[fields.vertical] === undefined) {
+    throw invalid("customer.error.invalidValue", `vertical ${fields.vertical} is not a defined value`, { field: "vertical", value: fields.vertical });
+  }
+  if (fields.licenseTier !== undefined && LicenseTier[fields.licenseTier] === undefined) {
+    throw invalid("customer.error.invalidValue", `licenseTier ${fields.licenseTier} is not a defined value`, { field: "licenseTier", value: fields.licenseTier });
+  }
+  // Unix milliseconds a date can hold (JavaScript's and so PostgreSQL's writable range); 0 clears it.
+  const expiration = fields.expirationDate;
+  if (expiration !== undefined && (expiration < -MAX_DATE_MS || expiration > MAX_DATE_MS)) {
+    throw invalid("customer.error.invalidValue", "expirationDate must be Unix milliseconds within the range of a date", { field: "expirationDate", value: expiration.toString() });
+  }
 }
+
+const MAX_DATE_MS = 8_640_000_000_000_000n;

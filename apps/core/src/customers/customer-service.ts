@@ -37,6 +37,11 @@ const notFound = (id: number) => serviceError(Code.NotFound, "customer.error.not
 // "name | string | required, globally unique": regardless of letter case ("Acme" takes "acme").
 const nameTaken = (name: string) =>
   serviceError(Code.AlreadyExists, "customer.error.nameTaken", `A customer named '${name}' already exists (customer names are unique regardless of letter case)`, { name });
+/** A customer id from an int64 request field: outside 1..2^53-1 no customer can have it (404), and Number() would round or overflow PostgreSQL's bigint. */
+function customerIdOf(id: bigint): number {
+  if (id < 1n || id > BigInt(Number.MAX_SAFE_INTEGER)) throw serviceError(Code.NotFound, "customer.error.notFound", `Customer ${id} not found`, { id: id.toString() });
+  return Number(id);
+}
 const forbidden = (message: string) => serviceError(Code.PermissionDenied, "auth.error.forbidden", message);
 
 export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof CustomerService>> {
@@ -127,7 +132,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
 
     async updateCustomer(req, ctx) {
       const auth = requireAuth(ctx);
-      const id = Number(req.id);
+      const id = customerIdOf(req.id);
       const fields = req.customer ?? ({} as NonNullable<typeof req.customer>);
       const row = await load(auth, id);
       refuseAdminOnlyFields(auth.caller, fields);
@@ -147,7 +152,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
 
     async deleteCustomer(req, ctx) {
       const auth = requireAuth(ctx);
-      const id = Number(req.id);
+      const id = customerIdOf(req.id);
       const row = await loadManaged(auth, id, "delete");
       if (row.platform || id === auth.caller.customerId) {
         throw serviceError(Code.FailedPrecondition, "customer.error.cannotDeleteOwn", "A customer cannot delete itself or the platform customer", { id });
@@ -197,7 +202,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
 
     async promoteAsSubreseller(req, ctx) {
       const auth = requireAuth(ctx);
-      const id = Number(req.id);
+      const id = customerIdOf(req.id);
       const row = await load(auth, id);
       if (row.platform) throw serviceError(Code.InvalidArgument, "customer.error.platformCustomer", "The platform customer cannot be a network owner");
       if (row.owner_subreseller_id !== null) {
@@ -209,7 +214,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
 
     async removeSubresellerPrivilege(req, ctx) {
       const auth = requireAuth(ctx);
-      const id = Number(req.id);
+      const id = customerIdOf(req.id);
       await load(auth, id);
       // "Demote network owner; refused while it owns customers"
       const owned = await ownedCustomerCount(knex, id);
@@ -222,12 +227,12 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
 
     async moveToSubreseller(req, ctx) {
       const auth = requireAuth(ctx);
-      const id = Number(req.id);
+      const id = customerIdOf(req.id);
       const row = await load(auth, id);
       if (row.platform) throw serviceError(Code.InvalidArgument, "customer.error.platformCustomer", "The platform customer cannot belong to a network owner");
       let ownerId: number | null = null;
       if (req.subresellerId !== undefined) {
-        ownerId = Number(req.subresellerId);
+        ownerId = customerIdOf(req.subresellerId);
         const owner = await knex("customer").where({ id: ownerId }).first();
         if (!owner) throw notFound(ownerId);
         if (!owner.subreseller_since || ownerId === id) {

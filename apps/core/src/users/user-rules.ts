@@ -2,7 +2,7 @@
 import { Code } from "@connectrpc/connect";
 import { AuthErrorKey, roleName, serviceError, type Caller } from "@signage/auth";
 import { Role } from "@signage/contracts/signage/common/v1/role_pb";
-import { AuthProvider, UserFieldsSchema, type UserFields } from "@signage/contracts/signage/core/v1/user_pb";
+import { AuthProvider, EditorLevel, UserFieldsSchema, type UserFields } from "@signage/contracts/signage/core/v1/user_pb";
 import { checkPasswordRule } from "./passwords.js";
 import type { UserRow } from "./user-row.js";
 import { userToMessage } from "./user-mapper.js";
@@ -26,10 +26,21 @@ export function checkAssignableRole(caller: Caller, role: Role | undefined, requ
     return;
   }
   if (role === Role.PUBLIC) throw serviceError(Code.InvalidArgument, "user.error.invalidRole", "PUBLIC is not a user role");
+  // gRPC callers send the number: one the contract does not define is no role (400, as an unknown name at the REST edge).
+  if (Role[role] === undefined) throw serviceError(Code.InvalidArgument, "user.error.invalidRole", `${role} is not a role`, { role });
   if (role > caller.role) {
     throw serviceError(Code.PermissionDenied, "user.error.roleAboveCaller", `A ${roleName(caller.role)} cannot grant the role ${roleName(role)}`, {
       role: roleName(role),
     });
+  }
+}
+
+/** editorLevel and authProvider numbers the contract does not define are refused (400), not dropped or stored as nothing. */
+export function checkUserEnumValues(fields: UserFields): void {
+  for (const [field, value, names] of [["editorLevel", fields.editorLevel, EditorLevel], ["authProvider", fields.authProvider, AuthProvider]] as const) {
+    if (value !== undefined && (names as Record<number, string>)[value] === undefined) {
+      throw serviceError(Code.InvalidArgument, "user.error.invalidValue", `${field} ${value} is not a defined value`, { field, value });
+    }
   }
 }
 

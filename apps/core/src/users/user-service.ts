@@ -7,7 +7,7 @@ import type { CoreDeps } from "../deps.js";
 import { assignmentFacts } from "../teams/assignments-json.js";
 import { findUserByEmail, findUserById, userView } from "./user-repository.js";
 import { forceToSet2fa, userToMessage } from "./user-mapper.js";
-import { checkAdminOnlyUserFields, checkAssignableRole, checkAuthProviderUnchanged, checkCreateCustomerId, checkCreatePassword, checkOwnProfileFields, normalizeEmail } from "./user-rules.js";
+import { checkAdminOnlyUserFields, checkAssignableRole, checkUserEnumValues, checkAuthProviderUnchanged, checkCreateCustomerId, checkCreatePassword, checkOwnProfileFields, normalizeEmail } from "./user-rules.js";
 import { missingParameter, requireParameter, requireWritable } from "@signage/runtime";
 import { authProviderName, userColumns } from "./user-columns.js";
 import { checkPasswordRule, hashPassword, passwordMatches } from "./passwords.js";
@@ -122,6 +122,7 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
       const customerId = auth.scope.kind === "global" ? auth.caller.customerId : singleTenant(auth.scope);
       const email = normalizeEmail(fields.email);
       checkAssignableRole(auth.caller, fields.role, true);
+      checkUserEnumValues(fields);
       checkAdminOnlyUserFields(auth.caller, fields);
       checkCreatePassword(fields);
       // "POST /api/user/?customerId=<id>&teamIds=<id1>,<id2>"
@@ -164,6 +165,7 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
       if (me) checkOwnProfileFields(fields, me);
       checkManageable(auth, target);
       checkAssignableRole(auth.caller, fields.role, false);
+      checkUserEnumValues(fields);
       checkAdminOnlyUserFields(auth.caller, fields);
       checkAuthProviderUnchanged(fields, target.auth_provider);
       if (fields.role !== undefined && target.id === auth.caller.userId && roleName(fields.role) !== target.role) {

@@ -8,6 +8,7 @@ import type { PackageError } from "./package/package-error.js";
 export const CustomAppErrorKey = {
   nameRequired: "customApp.error.nameRequired",
   invalidText: "customApp.error.invalidText",
+  invalidValue: "customApp.error.invalidValue",
   notFound: "customApp.error.notFound",
   immutableField: "customApp.error.immutableField",
   notPackaged: "customApp.error.notPackaged",
@@ -48,3 +49,7 @@ export const uploadTooLarge = (maxBytes: number) =>
 
 export const notZipMediaType = (contentType: string) =>
   serviceError(Code.InvalidArgument, CustomAppErrorKey.unsupportedMediaType, `The package must be application/zip or application/x-zip-compressed, got '${contentType}'`, { contentType });
+
+/** "Private app name blank or invalid -> HTTP 400": a field whose value the contract does not allow. */
+export const invalidValue = (field: string, problem: string) =>
+  serviceError(Code.InvalidArgument, CustomAppErrorKey.invalidValue, `The private app's ${field} is invalid: ${problem}`, { field });

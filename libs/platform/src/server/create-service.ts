@@ -6,6 +6,7 @@ import { withConnectUnaryFastPath } from "./connect-unary-fast-path.js";
 import { registerHealth, type Readiness } from "./health.js";
 import { recordRoutes } from "./serve-implementation.js";
 import { logUnexpectedErrors } from "./log-unexpected-errors.js";
+import { boundErrorSize } from "./bound-error-size.js";
 import { createDrainableServer, type ListenOptions, type Listening, type NodeHandler } from "./h2c-server.js";
 
 export type Routes = (router: ConnectRouter) => void;
@@ -18,6 +19,12 @@ export interface ServiceOptions {
   register: Routes;
   /** Server-side interceptors (tracing, auth...), first = outermost. */
   interceptors?: Interceptor[];
+  /**
+   * Innermost interceptors that turn known non-Connect errors (list query errors, database
+   * errors that are the caller's doing) into ConnectErrors: they run inside the
+   * unexpected-error log, so what they map is not logged as a handler failure.
+   */
+  errorMappers?: Interceptor[];
   /** Drives grpc.health.v1.Health/Check; defaults to always ready. */
   readiness?: Readiness;
   /** Default drain budget for close(); usually SHUTDOWN_TIMEOUT_MS. */
@@ -40,7 +47,7 @@ export interface Service {
 }
 
 export function createService(options: ServiceOptions): Service {
-  const { name, logger, register, interceptors = [], readiness = () => true, shutdownTimeoutMs = 10_000, maxConnectionAgeMs } = options;
+  const { name, logger, register, interceptors = [], errorMappers = [], readiness = () => true, shutdownTimeoutMs = 10_000, maxConnectionAgeMs } = options;
   let draining = false;
   // Aborts every handler's signal when the drain budget runs out (streams, long polls).
   const shutdown = new AbortController();
@@ -60,7 +67,7 @@ export function createService(options: ServiceOptions): Service {
     });
   };
 
-  const allInterceptors = [...interceptors, logUnexpectedErrors(logger)];
+  const allInterceptors = [boundErrorSize, ...interceptors, logUnexpectedErrors(logger), ...errorMappers];
   // `register` runs once; connect-node's router gets the very implementation objects the fast path calls.
   const recorded = recordRoutes(routes);
   const handler = withConnectUnaryFastPath({

@@ -4,7 +4,9 @@
 //   violation on a `customer` reference: 404 with the customer error every service uses;
 // - two transactions waiting on each other's rows (a folder delete and a move of a folder
 //   inside it, say) are broken up by PostgreSQL, and one fails with nothing of it written:
-//   409 (Aborted) saying so and to retry. Likewise a serialization failure.
+//   409 (Aborted) saying so and to retry. Likewise a serialization failure;
+// - a text value PostgreSQL cannot store (U+0000 in any string field a gRPC caller sends):
+//   400 (InvalidArgument), nothing written, instead of a 500 for a field no rule checked.
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { serviceError } from "@signage/auth";
 
@@ -13,6 +15,8 @@ const FOREIGN_KEY_VIOLATION = "23503";
 const MISSING_CUSTOMER = /^Key \([a-z_]+\)=\((\d+)\) is not present in table "customer"\.$/;
 /** pg's SQLSTATEs for a transaction rolled back because of a concurrent one. */
 const ROLLED_BACK_FOR_CONCURRENCY = new Set(["40P01" /* deadlock_detected */, "40001" /* serialization_failure */]);
+/** pg's SQLSTATEs for text the database encoding cannot hold ("invalid byte sequence for encoding "UTF8": 0x00"). */
+const UNSTORABLE_TEXT = new Set(["22021" /* character_not_in_repertoire */, "22P05" /* untranslatable_character */]);
 
 /** The API error a database error stands for, or undefined when it is a fault of ours. */
 export function serviceErrorOf(error: unknown): ConnectError | undefined {
@@ -20,6 +24,9 @@ export function serviceErrorOf(error: unknown): ConnectError | undefined {
   if (typeof e?.code !== "string") return undefined;
   if (ROLLED_BACK_FOR_CONCURRENCY.has(e.code)) {
     return serviceError(Code.Aborted, "request.error.concurrentUpdate", "The request conflicted with a concurrent change to the same resources and was rolled back; nothing was changed. Retry it.");
+  }
+  if (UNSTORABLE_TEXT.has(e.code)) {
+    return serviceError(Code.InvalidArgument, "request.error.invalidText", "A text value of the request contains a character that cannot be stored (the NUL character U+0000); nothing was changed.");
   }
   const missing = e.code === FOREIGN_KEY_VIOLATION && typeof e.detail === "string" ? MISSING_CUSTOMER.exec(e.detail) : null;
   if (missing) {
