@@ -13,8 +13,11 @@ import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 
 const UNREACHABLE = new Set([Code.Unavailable, Code.DeadlineExceeded, Code.Unknown, Code.Unimplemented]);
 
-async function customerStorageSize(ctx: HandlerContext, peers: Peers | undefined, logger: Logger, customerId: number): Promise<number | null> {
-  if (!peers) return null;
+/** Core's answer for one customer: none (it does not exist), its storageSize, or undefined when core is out of reach. */
+type CoreCustomer = { found: false } | { found: true; storageSize: number | null } | undefined;
+
+async function askCore(ctx: HandlerContext, peers: Peers | undefined, logger: Logger, customerId: number): Promise<CoreCustomer> {
+  if (!peers) return undefined;
   let content: unknown[];
   try {
     const customers = peers.client(CustomerService, "core");
@@ -23,12 +26,20 @@ async function customerStorageSize(ctx: HandlerContext, peers: Peers | undefined
   } catch (err) {
     // Only core being out of reach is "unknown"; a refusal is the caller's answer.
     if (!UNREACHABLE.has(ConnectError.from(err).code)) throw err;
-    logger.warn({ err, customerId }, "storageSize of the customer not available from core; treated as unlimited");
-    return null;
+    logger.warn({ err, customerId }, "customer not available from core");
+    return undefined;
   }
-  if (content.length === 0) throw serviceError(Code.NotFound, "customer.error.notFound", `Customer ${customerId} not found`, { id: customerId });
+  if (content.length === 0) return { found: false };
   const size = (content[0] as { storageSize?: bigint }).storageSize;
-  return size === undefined ? null : Number(size);
+  return { found: true, storageSize: size === undefined ? null : Number(size) };
+}
+
+async function customerStorageSize(ctx: HandlerContext, peers: Peers | undefined, logger: Logger, customerId: number): Promise<number | null> {
+  const answer = await askCore(ctx, peers, logger, customerId);
+  // Core unreachable: treated as unlimited (unknown is not zero).
+  if (!answer) return null;
+  if (!answer.found) throw serviceError(Code.NotFound, "customer.error.notFound", `Customer ${customerId} not found`, { id: customerId });
+  return answer.storageSize;
 }
 
 /** The storageSize uploads and statistics go by: the tenant replica's (customer events carry it), else core's. */
@@ -41,4 +52,11 @@ export async function storageSizeOf(ctx: HandlerContext, deps: { knex: Knex; pee
 export async function requireKnownCustomer(ctx: HandlerContext, deps: { knex: Knex; peers?: Peers; logger: Logger }, customerId: number): Promise<void> {
   const known = await createReplicaTenantDirectory(deps.knex).access(customerId);
   if (!known || known.deleted) await customerStorageSize(ctx, deps.peers, deps.logger, customerId);
+}
+
+/** Whether the customer exists and is not deleted, by media's tenant replica or else by core; false when neither can tell. */
+export async function customerKnown(ctx: HandlerContext, deps: { knex: Knex; peers?: Peers; logger: Logger }, customerId: number): Promise<boolean> {
+  const replica = await createReplicaTenantDirectory(deps.knex).access(customerId);
+  if (replica) return !replica.deleted;
+  return (await askCore(ctx, deps.peers, deps.logger, customerId))?.found === true;
 }

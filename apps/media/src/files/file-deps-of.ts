@@ -6,6 +6,7 @@ import { noBlobUrlsYet } from "./blob-cleanup.js";
 import type { FileDeps } from "./file-deps.js";
 import { teamsNotAvailable } from "./team-hooks.js";
 import { createStoredFolderMemo } from "../folders/stored-folder-memo.js";
+import { createListedRoots } from "../folders/listed-roots.js";
 
 export function fileDepsOf(ctx: ModuleContext, overrides: Partial<FileDeps> & Pick<FileDeps, "store" | "blobSweep">): FileDeps {
   return {
@@ -17,6 +18,7 @@ export function fileDepsOf(ctx: ModuleContext, overrides: Partial<FileDeps> & Pi
     urls: noBlobUrlsYet,
     quickFilters: coreQuickFilters(ctx.peers, "FILE"),
     storedFolders: createStoredFolderMemo(),
+    listedRoots: createListedRoots({ knex: ctx.knex, newId: ctx.newId, logger: ctx.logger, peers: ctx.peers }),
     ...overrides,
   };
 }

@@ -7,6 +7,7 @@ import type { MediaTeamHooks } from "./team-hooks.js";
 import type { BlobStore } from "@signage/storage";
 import type { BlobUrls } from "./blob-cleanup.js";
 import type { StoredFolderMemo } from "../folders/stored-folder-memo.js";
+import type { ListedRoots } from "../folders/listed-roots.js";
 
 export interface FileDeps {
   knex: Knex;
@@ -22,6 +23,8 @@ export interface FileDeps {
   blobSweep: WakeSignal;
   /** Folder ids known to be stored (not filtered) folders: file lists by folder skip that check. */
   storedFolders: StoredFolderMemo;
+  /** Folder lists of one tenant create its root when the customer.created event has not (yet). */
+  listedRoots: ListedRoots;
   /** Resolves `quickFilterId` of file lists (and filtered folders) through core. */
   quickFilters?: QuickFilterResolver;
 }

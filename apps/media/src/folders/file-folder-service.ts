@@ -18,7 +18,10 @@ import { missingParameter } from "@signage/runtime";
 export function fileFolderService(deps: FileDeps): Partial<ServiceImpl<typeof FileFolderService>> {
   const { knex } = deps;
   return {
-    listFileFolders: (req, ctx) => listFolders(ctx, deps, req.query),
+    async listFileFolders(req, ctx) {
+      await deps.listedRoots.ensureFor(ctx, requireAuth(ctx));
+      return listFolders(ctx, deps, req.query);
+    },
 
     async createFileFolder(req, ctx) {
       return { folder: await createFolder(ctx, deps, req) };

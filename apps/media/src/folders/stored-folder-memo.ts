@@ -6,6 +6,8 @@
 // it would for any unknown id). Filtered folders are not remembered: their
 // quick filter and tenant are read each time.
 
+import { createBoundedSet } from "./bounded-set.js";
+
 export interface StoredFolderMemo {
   isStored(folderId: string): boolean;
   rememberStored(folderId: string): void;
@@ -13,13 +15,6 @@ export interface StoredFolderMemo {
 
 /** At most `maxEntries` ids (the oldest goes first). */
 export function createStoredFolderMemo(maxEntries = 50_000): StoredFolderMemo {
-  const ids = new Set<string>();
-  return {
-    isStored: (folderId) => ids.has(folderId),
-    rememberStored(folderId) {
-      if (ids.has(folderId)) return;
-      if (ids.size >= maxEntries) ids.delete(ids.values().next().value as string);
-      ids.add(folderId);
-    },
-  };
+  const ids = createBoundedSet<string>(maxEntries);
+  return { isStored: (folderId) => ids.has(folderId), rememberStored: (folderId) => ids.add(folderId) };
 }

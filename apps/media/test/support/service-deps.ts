@@ -11,12 +11,13 @@ import { noBlobUrlsYet } from "../../src/files/blob-cleanup.js";
 import type { FileDeps } from "../../src/files/file-deps.js";
 import { teamsNotAvailable } from "../../src/files/team-hooks.js";
 import { createStoredFolderMemo } from "../../src/folders/stored-folder-memo.js";
+import { createListedRoots } from "../../src/folders/listed-roots.js";
 
 const silent = createLogger({ name: "media-service-test", level: "silent" });
 
 /** Not started: the module's own relay publishes what this outbox stores in the same table. */
 export function serviceDeps(knex: Knex, bus: EventBus, store: BlobStore, blobSweep: WakeSignal = createWakeSignal()): FileDeps {
-  return { knex, outbox: createOutbox({ knex, bus }), newId, logger: silent, teams: teamsNotAvailable, store, urls: noBlobUrlsYet, storedFolders: createStoredFolderMemo(), blobSweep };
+  return { knex, outbox: createOutbox({ knex, bus }), newId, logger: silent, teams: teamsNotAvailable, store, urls: noBlobUrlsYet, storedFolders: createStoredFolderMemo(), listedRoots: createListedRoots({ knex, newId, logger: silent }), blobSweep };
 }
 
 /** A store for tests that must not touch bytes: any use fails the test. */
