@@ -1,4 +1,4 @@
-// `npm run start:cluster`: each service its own process, talking gRPC over
+// `npm run start:cluster`: each service its own process, talking Connect (binary, h2c) over
 // loopback, with DATABASE_URL and NATS_URL; the gateway in front. Ctrl-C stops all.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";

@@ -26,7 +26,10 @@ const logger = createLogger({ name: "signage", level: (env.LOG_LEVEL as "info") 
 
 const embeddedPg = env.DATABASE_URL ? undefined : await startEmbeddedPostgres({ dataDir, logger });
 const databaseUrl = env.DATABASE_URL || embeddedPg!.url;
-const bus: EventBus = env.NATS_URL ? await createJetStreamBus({ servers: env.NATS_URL, logger, name: "signage-embedded" }) : createInProcessBus({ logger });
+// NATS_STREAM / NATS_SUBJECT_PREFIX as for service processes: two platforms sharing a NATS server keep their events apart.
+const bus: EventBus = env.NATS_URL
+  ? await createJetStreamBus({ servers: env.NATS_URL, streamName: env.NATS_STREAM || undefined, subjectPrefix: env.NATS_SUBJECT_PREFIX || undefined, logger, name: "signage-embedded" })
+  : createInProcessBus({ logger });
 const keys = await loadProcessKeys(env, dataDir);
 const tracer = trace.getTracer("signage-embedded");
 
