@@ -67,6 +67,15 @@ describe("OpenAPI document for generated clients", async () => {
     for (const op of ops) for (const p of op.parameters) if (p.schema.format === "int64") expect(p.schema.type, `${op.operationId} ${p.name}`).toEqual(["integer", "string"]);
   });
 
+  // The documents name each operation ("List files (Page of File)"); /docs shows those names, and the
+  // RPC's only for operations the documents do not show.
+  it("summarises documented operations with the documents' own names", () => {
+    const summary = (path: string, verb: string) => (full.paths[path][verb] as unknown as { summary: string }).summary;
+    expect(summary("/api/v2/file", "get")).toBe("List files (Page of File)");
+    expect(summary("/api/customer", "post")).not.toBe("CreateCustomer");
+    expect(summary("/api/v2/fileFolder/breadcrumb", "get")).toBe("GetFileFolderBreadcrumb");
+  });
+
   // The token, revoke and health edges are part of what a client calls: documented, without bearer security.
   it("documents /oauth/token, /oauth/revoke, /healthz and /readyz as public operations", () => {
     for (const [path, verb] of [["/oauth/token", "post"], ["/oauth/revoke", "post"], ["/healthz", "get"], ["/readyz", "get"]] as const) {

@@ -7,7 +7,8 @@ import type { RestRoute } from "../routes/route-table.js";
 import { SchemaRegistry, type Schema } from "./schemas.js";
 import { streamingOpenApi } from "../streaming/openapi.js";
 import { PAGE_SELECTION_FIELD } from "../transcode/response-renderer.js";
-import type { DocumentedOperation } from "../routes/documented-operations.js";
+import { DOCUMENTED_OPERATIONS, type DocumentedOperation } from "../routes/documented-operations.js";
+import { routeKey } from "../routes/route-key.js";
 import { unbuiltOperationEntry } from "./unbuilt-operations.js";
 
 const EMBEDDED = "signage.common.v1.ListQuery";
@@ -107,7 +108,7 @@ function edgePaths(): Record<string, Record<string, unknown>> {
   };
 }
 
-function operation(route: RestRoute, schemas: SchemaRegistry): Record<string, unknown> {
+function operation(route: RestRoute, schemas: SchemaRegistry, documentedSummary: string | undefined): Record<string, unknown> {
   const input = route.method.input;
   const bound = new Set(route.template.variables.map((v) => v.field));
   let requestBody: Record<string, unknown> | undefined;
@@ -128,7 +129,8 @@ function operation(route: RestRoute, schemas: SchemaRegistry): Record<string, un
   return {
     operationId: `${route.service.name}.${route.method.name}`,
     tags: [route.service.name],
-    summary: route.method.name,
+    // The documents' own name for the operation ("List files (Page of File)"); the RPC's for paths they do not show.
+    summary: documentedSummary ?? route.method.name,
     description: [`Minimum role: ${role}.`, route.customerSelector ? "Accepts the optional `customerId` selector." : "", route.sensitive ? "Sensitive: send `x-totp` when 2FA is on." : ""].filter(Boolean).join(" "),
     "x-min-role": role,
     "x-rpc": `${route.service.typeName}/${route.method.name}`,
@@ -143,13 +145,20 @@ function operation(route: RestRoute, schemas: SchemaRegistry): Record<string, un
   };
 }
 
-export function generateOpenApi(routes: RestRoute[], info: { title?: string; version?: string } = {}, unbuilt: readonly DocumentedOperation[] = []): Record<string, unknown> {
+/** `documented`: the routes inventory, for the summaries of the operations it names. */
+export function generateOpenApi(
+  routes: RestRoute[],
+  info: { title?: string; version?: string } = {},
+  unbuilt: readonly DocumentedOperation[] = [],
+  documented: readonly DocumentedOperation[] = DOCUMENTED_OPERATIONS,
+): Record<string, unknown> {
   const schemas = new SchemaRegistry();
+  const summaries = new Map(documented.map((op) => [routeKey(op.method, op.path), op.summary]));
   const paths: Record<string, Record<string, unknown>> = {};
   const operationIds = new Set<string>();
   for (const route of routes) {
     const path = route.template.pattern.replace(/\{([a-zA-Z0-9_]+)\}/g, (_m, name: string) => `{${route.template.variables.find((v) => v.field.name === name)?.param ?? name}}`);
-    const op = operation(route, schemas);
+    const op = operation(route, schemas, summaries.get(routeKey(route.verb, route.template.pattern)));
     // An RPC with additional_bindings has one operation per binding: operationIds must stay unique (OpenAPI 3.1, 4.8.10).
     const base = op.operationId as string;
     let id = base;
