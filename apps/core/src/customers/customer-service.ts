@@ -32,16 +32,12 @@ import { listCustomers } from "./customer-list.js";
 import { brandingOf } from "./customer-branding.js";
 import { fillStorageUsage } from "./customer-storage.js";
 import { requireParameter } from "@signage/runtime";
+import { customerIdOf } from "../int64-ids.js";
 
 const notFound = (id: number) => serviceError(Code.NotFound, "customer.error.notFound", `Customer ${id} not found`, { id });
 // "name | string | required, globally unique": regardless of letter case ("Acme" takes "acme").
 const nameTaken = (name: string) =>
   serviceError(Code.AlreadyExists, "customer.error.nameTaken", `A customer named '${name}' already exists (customer names are unique regardless of letter case)`, { name });
-/** A customer id from an int64 request field: outside 1..2^53-1 no customer can have it (404), and Number() would round or overflow PostgreSQL's bigint. */
-function customerIdOf(id: bigint): number {
-  if (id < 1n || id > BigInt(Number.MAX_SAFE_INTEGER)) throw serviceError(Code.NotFound, "customer.error.notFound", `Customer ${id} not found`, { id: id.toString() });
-  return Number(id);
-}
 const forbidden = (message: string) => serviceError(Code.PermissionDenied, "auth.error.forbidden", message);
 
 export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof CustomerService>> {

@@ -9,6 +9,7 @@ import { findUserById, userView } from "../users/user-repository.js";
 import type { UserRow } from "../users/user-row.js";
 import { hashPassword, passwordMatches } from "../users/passwords.js";
 import { consumeRefreshToken, issueRefreshToken, revokeRefreshToken } from "./refresh-tokens.js";
+import { customerIdOf } from "../int64-ids.js";
 
 const invalidGrant = (message: string) => serviceError(Code.InvalidArgument, "oauth.error.invalid_grant", message);
 const invalidClient = () => serviceError(Code.Unauthenticated, "oauth.error.invalid_client", "Unknown client or wrong client secret");
@@ -102,12 +103,15 @@ export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthServ
       requireAuth(ctx);
       const role = roleFromName(req.role);
       if (!role || role === Role.PUBLIC) throw serviceError(Code.InvalidArgument, "oauth.error.invalid_role", `Unknown role '${req.role}'`);
-      if (!req.name.trim()) throw serviceError(Code.InvalidArgument, "oauth.error.name_required", "name is required");
-      const customer = await knex("customer").where({ id: Number(req.customerId) }).first();
+      const name = req.name.trim();
+      if (!name) throw serviceError(Code.InvalidArgument, "oauth.error.name_required", "name is required");
+      // Names are at most 255 characters, as customer, team and UI profile names.
+      if (name.length > 255) throw serviceError(Code.InvalidArgument, "oauth.error.name_too_long", "name must be at most 255 characters", { field: "name", maxLength: 255 });
+      const customer = await knex("customer").where({ id: customerIdOf(req.customerId) }).first();
       if (!customer) throw serviceError(Code.NotFound, "customer.error.notFound", `Customer ${req.customerId} not found`);
       const clientId = `client-${newId()}`;
       const clientSecret = randomBytes(32).toString("base64url");
-      await knex("api_client").insert({ client_id: clientId, secret_hash: await hashPassword(clientSecret), customer_id: customer.id, name: req.name.trim(), role: req.role });
+      await knex("api_client").insert({ client_id: clientId, secret_hash: await hashPassword(clientSecret), customer_id: customer.id, name, role: req.role });
       return { clientId, clientSecret };
     },
   };

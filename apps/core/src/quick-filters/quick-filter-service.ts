@@ -31,6 +31,16 @@ function entityTypeName(value: FilteredEntityType | undefined): FilteredEntityTy
   return isFilteredEntityType(name) ? name : undefined;
 }
 
+/** A create or update body's filteredEntityType: undefined when absent or UNSPECIFIED; a number the contract does not define is 400, never dropped. */
+function requestedEntityType(value: FilteredEntityType | undefined): FilteredEntityTypeName | undefined {
+  if (value === undefined || value === FilteredEntityType.UNSPECIFIED) return undefined;
+  const name = entityTypeName(value);
+  if (!name) {
+    throw serviceError(Code.InvalidArgument, "quickFilter.error.invalidEntityType", `filteredEntityType ${value} is not one of FILE, CONTENT, DEVICE`, { field: "filteredEntityType", value });
+  }
+  return name;
+}
+
 function checkName(name: string | undefined): string {
   const trimmed = name?.trim();
   if (!trimmed) throw serviceError(Code.InvalidArgument, "quickFilter.error.nameRequired", "name is required", { field: "name" });
@@ -69,7 +79,7 @@ export function quickFilterService(deps: QuickFilterServiceDeps): ServiceImpl<ty
       const auth = requireAuth(ctx);
       const fields = req.quickFilter;
       const name = checkName(fields?.name);
-      const entityType = entityTypeName(fields?.filteredEntityType);
+      const entityType = requestedEntityType(fields?.filteredEntityType);
       if (!entityType) {
         throw serviceError(Code.InvalidArgument, "quickFilter.error.entityTypeRequired", "filteredEntityType is required: FILE, CONTENT or DEVICE", { field: "filteredEntityType" });
       }
@@ -107,7 +117,7 @@ export function quickFilterService(deps: QuickFilterServiceDeps): ServiceImpl<ty
         if (row.read_only) {
           throw serviceError(Code.FailedPrecondition, "quickFilter.error.readOnly", "The quick filter is used by channels or sub-channels and is read-only", { quickFilterId: row.id });
         }
-        const requestedType = entityTypeName(fields?.filteredEntityType);
+        const requestedType = requestedEntityType(fields?.filteredEntityType);
         if (requestedType !== undefined && requestedType !== row.filtered_entity_type) {
           throw serviceError(Code.InvalidArgument, "quickFilter.error.entityTypeImmutable", "filteredEntityType is immutable", {
             filteredEntityType: row.filtered_entity_type,

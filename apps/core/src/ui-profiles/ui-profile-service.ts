@@ -8,8 +8,9 @@ import type { Knex } from "knex";
 import { uiProfileResource } from "./ui-profile-resource.js";
 import { uiProfileToMessage, type UiProfileRow } from "./ui-profile-row.js";
 import { emailList, rulesDocument, validateProfileName } from "./ui-profile-rules.js";
+import { rowIdOf } from "../int64-ids.js";
 
-const notFound = (id: number) =>
+const notFound = (id: number | string) =>
   serviceError(Code.NotFound, "userInterfaceProfile.error.notFound", `UI profile ${id} not found`, { id });
 
 export function uiProfileService(knex: Knex): Partial<ServiceImpl<typeof UserInterfaceProfileService>> {
@@ -41,7 +42,7 @@ export function uiProfileService(knex: Knex): Partial<ServiceImpl<typeof UserInt
 
     async updateUserInterfaceProfile(req, ctx) {
       const auth = requireAuth(ctx);
-      const id = Number(req.id);
+      const id = rowIdOf(req.id, notFound);
       const columns: Record<string, unknown> = {};
       const name = validateProfileName(req.profile?.name, false);
       if (name !== undefined) columns.name = name;
@@ -59,7 +60,7 @@ export function uiProfileService(knex: Knex): Partial<ServiceImpl<typeof UserInt
 
     async deleteUserInterfaceProfile(req, ctx) {
       const auth = requireAuth(ctx);
-      const id = Number(req.id);
+      const id = rowIdOf(req.id, notFound);
       await load(knex, auth, id);
       // Users of the profile are left without one (ON DELETE SET NULL).
       await knex("ui_profile").where({ id }).delete();
@@ -68,7 +69,7 @@ export function uiProfileService(knex: Knex): Partial<ServiceImpl<typeof UserInt
 
     async assignUserInterfaceProfile(req, ctx) {
       const auth = requireAuth(ctx);
-      const id = Number(req.id);
+      const id = rowIdOf(req.id, notFound);
       const assign = emailList(req.assignUserIds);
       const remove = emailList(req.removeUserIds);
       const both = assign.filter((e) => remove.some((r) => r.toLowerCase() === e.toLowerCase()));

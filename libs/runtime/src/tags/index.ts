@@ -1,5 +1,5 @@
 export { TAG_TYPES, isTagType, type TagType } from "./tag-types.js";
-export { TAG_MAX_LENGTH, tagFormatProblem, isValidTag } from "./tag-format.js";
+export { TAG_MAX_BYTES, TAG_MAX_LENGTH, tagFormatProblem, isValidTag } from "./tag-format.js";
 export {
   TAGS_CHANGED,
   TAGS_RESOURCE_DELETED,
