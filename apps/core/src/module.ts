@@ -1,6 +1,6 @@
 // Core as a service module: customers, users, OAuth; signs the access tokens.
 import type { ConnectRouter } from "@connectrpc/connect";
-import { createTokenIssuer, verifyTotpCode, type TotpChecker } from "@signage/auth";
+import { createTokenIssuer } from "@signage/auth";
 import { AuthService } from "@signage/contracts/signage/core/v1/auth_pb";
 import { CustomerService } from "@signage/contracts/signage/core/v1/customer_pb";
 import { UserService } from "@signage/contracts/signage/core/v1/user_pb";
@@ -16,21 +16,12 @@ import { createCustomerTenantDirectory } from "./customers/customer-directory.js
 import { bootstrapAdmin } from "./users/bootstrap-admin.js";
 import { CustomerEvent, customerEventData, enqueueCustomerEvent } from "./customers/customer-events.js";
 import { currentUserCheck } from "./users/current-user-check.js";
+import { dbTotpChecker } from "./users/totp-use.js";
 import { tagsArea } from "./tags/tags-area.js";
 import { coreTeams } from "./teams/core-teams.js";
 
 const ACCESS_TTL_SECONDS = 900;
 const REFRESH_TTL_SECONDS = 30 * 24 * 3600;
-
-/** Sensitive methods: the caller's current TOTP against the secret only core holds. */
-function dbTotpChecker(knex: Knex): TotpChecker {
-  return {
-    async verify(caller, code) {
-      const row = await knex("app_user").where({ id: caller.userId }).select("totp_secret").first();
-      return !!row?.totp_secret && verifyTotpCode(row.totp_secret, code);
-    },
-  };
-}
 
 export const coreModule: ServiceModule = {
   name: "core",

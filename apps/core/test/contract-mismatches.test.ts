@@ -177,7 +177,8 @@ describe("'POST `/api/user/2fa?totp=<code>&enable=<bool>`'", () => {
     const user = await createUser(platform.http, admin, customerId, "VIEWER");
     const start = await platform.http.post("/api/user/2fa", { token: user.token, query: { enable: true } });
     const secret = start.body.secret as string;
-    const confirm = await platform.http.post("/api/user/2fa", { token: user.token, query: { enable: true, totp: currentTotpCode(secret) } });
+    // Codes are one-time (RFC 6238 5.2): confirm with the previous time step's code, turn off with the current one.
+    const confirm = await platform.http.post("/api/user/2fa", { token: user.token, query: { enable: true, totp: currentTotpCode(secret, Date.now() - 30_000) } });
     expect(confirm.body.use2FA).toBe(true);
 
     const without = await platform.http.post("/api/user/2fa", { token: user.token, query: { enable: false } });

@@ -57,7 +57,8 @@ describe("tokens checked against the user as they are now", () => {
     const token = await ownerToken("late-tfa@c.test");
     const me = core.as(UserService, token);
     const setup = await me.setTwoFactor({ enable: true });
-    await me.setTwoFactor({ enable: true, totp: currentTotpCode(setup.secret!) });
+    // Codes are one-time (RFC 6238 5.2): confirm with the previous time step's code, then use the current one.
+    await me.setTwoFactor({ enable: true, totp: currentTotpCode(setup.secret!, Date.now() - 30_000) });
     expect((await failure(me.createUser(newUser("by-late-tfa@c.test")))).key).toBe("auth.error.totpRequired");
     expect((await failure(me.setTwoFactor({ enable: false }))).key).toBe("auth.error.totpRequired");
     await core.as(UserService, token, { "x-totp": currentTotpCode(setup.secret!) }).createUser(newUser("by-late-tfa@c.test"));

@@ -1,8 +1,10 @@
 // OAuth grants behind POST /oauth/token (foundation issue, item 6).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { readErrorDetail } from "@signage/auth";
+import { currentTotpCode, readErrorDetail } from "@signage/auth";
+import { Role } from "@signage/contracts/signage/common/v1/role_pb";
 import { AuthService } from "@signage/contracts/signage/core/v1/auth_pb";
+import { CustomerService } from "@signage/contracts/signage/core/v1/customer_pb";
 import { UserService } from "@signage/contracts/signage/core/v1/user_pb";
 import { ADMIN, startCore, type CoreHarness } from "./support.js";
 
@@ -62,5 +64,111 @@ describe("POST /oauth/token grants", () => {
 
   it("unsupported grants are refused with a clear key", async () => {
     expect((await failure(core.auth.issueToken({ grantType: "implicit" }))).key).toBe("oauth.error.unsupported_grant_type");
+  });
+});
+
+describe("authentication audit", () => {
+  let customerId: bigint;
+  let adminUsers: ReturnType<typeof core.as<typeof UserService>>;
+  beforeAll(async () => {
+    const token = await core.login(ADMIN.email, ADMIN.password);
+    adminUsers = core.as(UserService, token);
+    customerId = (await core.as(CustomerService, token).createCustomer({ customer: { name: "OAuth audit" } })).customer!.id;
+  });
+
+  async function newUser(email: string, role = Role.OWNER) {
+    await adminUsers.createUser({ customerId, user: { email, role, password: "audit-pass-1" } });
+    return core.auth.issueToken({ grantType: "password", username: email, password: "audit-pass-1" });
+  }
+
+  async function meanMs(n: number, attempt: () => Promise<unknown>) {
+    const start = performance.now();
+    for (let i = 0; i < n; i++) await attempt().catch(() => undefined);
+    return (performance.now() - start) / n;
+  }
+
+  // "One answer for unknown user and wrong password" must hold for the response time too, or
+  // the timing enumerates accounts (RFC 6749 10.10 / OWASP: the same work for an unknown user).
+  it("password grant: an unknown user or one without password login costs an argon2 verification like a wrong password", async () => {
+    await newUser("timing@audit.test");
+    await adminUsers.updateUser({ email: "timing@audit.test", user: { usernamePasswordLoginEnabled: false } });
+    const grant = (username: string) => core.auth.issueToken({ grantType: "password", username, password: "wrong-pass-1" });
+    await grant("warm-up@audit.test").catch(() => undefined);
+    const wrong = await meanMs(6, () => grant(ADMIN.email));
+    const unknown = await meanMs(6, () => grant("nobody@audit.test"));
+    const disabled = await meanMs(6, () => grant("timing@audit.test"));
+    expect(unknown).toBeGreaterThan(wrong * 0.5);
+    expect(disabled).toBeGreaterThan(wrong * 0.5);
+    expect(await failure(grant("nobody@audit.test"))).toEqual({ code: Code.InvalidArgument, key: "oauth.error.invalid_grant" });
+  });
+
+  // OAuth 2.0 Security BCP 4.14.2: the server "detects a refresh token replay" when an already
+  // used (rotated) token is presented. A refresh the server refused issued no successor, so the
+  // token was never used: refusing it must not consume it, nor make a later retry a "replay".
+  it("a refresh refused while the customer is restricted leaves the token usable once the restriction is lifted", async () => {
+    const t = await newUser("restricted-refresh@audit.test");
+    await core.knex("customer").where({ id: customerId.toString() }).update({ restricted: true });
+    try {
+      // "restricted: true disables all access"
+      expect((await failure(core.auth.issueToken({ grantType: "refresh_token", refreshToken: t.refreshToken }))).key).toBe("oauth.error.access_denied");
+    } finally {
+      await core.knex("customer").where({ id: customerId.toString() }).update({ restricted: false });
+    }
+    const again = await core.auth.issueToken({ grantType: "refresh_token", refreshToken: t.refreshToken });
+    expect(again.refreshToken).toBeTruthy();
+  });
+
+  // Seed: "ssoLoginEnabled, usernamePasswordLoginEnabled, magicCodeLoginEnabled,
+  // oauthPasswordFlowEnabled | boolean | login methods allowed". Refresh tokens come only from
+  // the password grant; RFC 6749 5.2 invalid_grant: "The provided ... refresh token is invalid,
+  // expired, revoked ...". A disabled login method must not live on through refreshes.
+  it("refresh is refused (invalid_grant) once the user's password flow or password login is disabled", async () => {
+    const a = await newUser("flow-off@audit.test");
+    await adminUsers.updateUser({ email: "flow-off@audit.test", user: { oauthPasswordFlowEnabled: false } });
+    expect(await failure(core.auth.issueToken({ grantType: "refresh_token", refreshToken: a.refreshToken }))).toEqual({ code: Code.InvalidArgument, key: "oauth.error.invalid_grant" });
+    const b = await newUser("login-off@audit.test");
+    await adminUsers.updateUser({ email: "login-off@audit.test", user: { usernamePasswordLoginEnabled: false } });
+    expect(await failure(core.auth.issueToken({ grantType: "refresh_token", refreshToken: b.refreshToken }))).toEqual({ code: Code.InvalidArgument, key: "oauth.error.invalid_grant" });
+  });
+
+  // RFC 7009 2.1: "the revocation of a particular token may cause the revocation of related
+  // tokens and the underlying authorization grant". Revoking any token of a login (a client
+  // logging out with a stale, already rotated copy) ends the login, not only that one token.
+  it("/oauth/revoke of an already rotated refresh token revokes its whole family", async () => {
+    const first = await core.auth.issueToken({ grantType: "password", username: ADMIN.email, password: ADMIN.password });
+    const second = await core.auth.issueToken({ grantType: "refresh_token", refreshToken: first.refreshToken });
+    await core.auth.revokeToken({ token: first.refreshToken! });
+    expect((await failure(core.auth.issueToken({ grantType: "refresh_token", refreshToken: second.refreshToken }))).key).toBe("oauth.error.invalid_grant");
+  });
+
+  it("expired refresh tokens are refused (invalid_grant)", async () => {
+    const t = await newUser("expired-refresh@audit.test", Role.VIEWER);
+    await core.knex("refresh_token").whereNull("rotated_at").whereIn("user_id", core.knex("app_user").where({ email: "expired-refresh@audit.test" }).select("id")).update({ expires_at: new Date(Date.now() - 1000) });
+    expect(await failure(core.auth.issueToken({ grantType: "refresh_token", refreshToken: t.refreshToken }))).toEqual({ code: Code.InvalidArgument, key: "oauth.error.invalid_grant" });
+  });
+
+  // RFC 6238 5.2: "The verifier MUST NOT accept the second attempt of the OTP after the
+  // successful validation has been issued for the first OTP, which ensures one-time only use
+  // of an OTP." Applies to the login's totp, to x-totp on sensitive operations and to the code
+  // that confirms 2FA.
+  it("TOTP codes are one-time: the same code is refused a second time at login and in x-totp", async () => {
+    const t = await newUser("totp-once@audit.test");
+    const me = core.as(UserService, t.accessToken);
+    const secret = (await me.setTwoFactor({ enable: true })).secret!;
+    const now = Date.now();
+    const confirmCode = currentTotpCode(secret, now - 30_000);
+    expect((await me.setTwoFactor({ enable: true, totp: confirmCode })).use2fa).toBe(true);
+    const login = (totp: string) => core.auth.issueToken({ grantType: "password", username: "totp-once@audit.test", password: "audit-pass-1", totp });
+    // The confirming code cannot log in afterwards.
+    expect((await failure(login(confirmCode))).key).toBe("auth.error.totpInvalid");
+    const loginCode = currentTotpCode(secret, now);
+    const token = (await login(loginCode)).accessToken;
+    expect((await failure(login(loginCode))).key).toBe("auth.error.totpInvalid");
+    // x-totp: the login's code again is refused; a new one passes once.
+    const user = (email: string) => ({ customerId, user: { email, role: Role.VIEWER, password: "audit-pass-1" } });
+    expect((await failure(core.as(UserService, token, { "x-totp": loginCode }).createUser(user("by-replay@audit.test")))).key).toBe("auth.error.totpInvalid");
+    const sensitiveCode = currentTotpCode(secret, now + 30_000);
+    await core.as(UserService, token, { "x-totp": sensitiveCode }).createUser(user("by-code@audit.test"));
+    expect((await failure(core.as(UserService, token, { "x-totp": sensitiveCode }).createUser(user("by-code-again@audit.test")))).key).toBe("auth.error.totpInvalid");
   });
 });

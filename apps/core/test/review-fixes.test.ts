@@ -74,7 +74,8 @@ describe("review fixes", () => {
     const start = await platform.http.post("/api/user/2fa", { token: viewer.token, query: { enable: true } });
     expect(start.status, start.text).toBe(200);
     const secret = start.body.secret as string;
-    const confirm = await platform.http.post("/api/user/2fa", { token: viewer.token, query: { enable: true, totp: currentTotpCode(secret) } });
+    // Codes are one-time (RFC 6238 5.2): confirmation, login and x-totp use three successive time steps.
+    const confirm = await platform.http.post("/api/user/2fa", { token: viewer.token, query: { enable: true, totp: currentTotpCode(secret, Date.now() - 30_000) } });
     expect(confirm.body.use2FA).toBe(true);
     const login = await platform.http.post("/oauth/token", {
       body: new URLSearchParams({ grant_type: "password", username: viewer.email, password: viewer.password, totp: currentTotpCode(secret) }),
@@ -85,7 +86,7 @@ describe("review fixes", () => {
     const without = await platform.http.delete("/api/user/myAccount", { token });
     expect(without.status).toBe(403);
     expect(without.body.key).toBe("auth.error.totpRequired");
-    const withCode = await platform.http.delete("/api/user/myAccount", { token, headers: { "x-totp": currentTotpCode(secret) } });
+    const withCode = await platform.http.delete("/api/user/myAccount", { token, headers: { "x-totp": currentTotpCode(secret, Date.now() + 30_000) } });
     expect(withCode.status, withCode.text).toBe(204);
   });
 

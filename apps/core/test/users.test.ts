@@ -96,14 +96,15 @@ describe("users", () => {
     expect(setup.secret).toBeTruthy();
     expect(setup.otpauthUrl).toContain("otpauth://totp/");
     expect((await failure(me.setTwoFactor({ enable: true, totp: "000000" }))).key).toBe("auth.error.totpInvalid");
-    expect((await me.setTwoFactor({ enable: true, totp: currentTotpCode(setup.secret!) })).use2fa).toBe(true);
+    expect((await me.setTwoFactor({ enable: true, totp: currentTotpCode(setup.secret!, Date.now() - 30_000) })).use2fa).toBe(true);
 
     // Logging in now needs the code, and the new token says 2FA is on.
     expect((await failure(core.login("tfa@a.test", "password-1"))).key).toBe("auth.error.totpRequired");
     const token2 = await core.login("tfa@a.test", "password-1", currentTotpCode(setup.secret!));
+    // Each code is one-time (RFC 6238 5.2): confirmation, login and x-totp use three successive time steps.
     const without = core.as(UserService, token2);
     expect((await failure(without.createUser({ user: { email: "x@a.test", role: Role.VIEWER, password: "password-1" } }))).key).toBe("auth.error.totpRequired");
-    const withCode = core.as(UserService, token2, { "x-totp": currentTotpCode(setup.secret!) });
+    const withCode = core.as(UserService, token2, { "x-totp": currentTotpCode(setup.secret!, Date.now() + 30_000) });
     await withCode.createUser({ customerId: customerA, user: { email: "x@a.test", role: Role.VIEWER, password: "password-1" } });
   });
 

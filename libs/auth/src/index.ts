@@ -38,7 +38,7 @@ export {
 export { createAccessFactsCache, cacheMsFromEnv, type AccessFactsCache, type AccessFactsCacheOptions } from "./cache/access-facts-cache.js";
 export { createTenantAccessCache, tenantAccessCacheMs, type TenantAccessCache, type TenantAccessCacheOptions, type TenantAccessChanges } from "./scope/tenant-access-cache.js";
 
-export { generateTotpSecret, totpUri, verifyTotpCode, currentTotpCode, type TotpChecker } from "./totp/totp.js";
+export { generateTotpSecret, totpUri, verifyTotpCode, matchTotpStep, currentTotpCode, type TotpChecker } from "./totp/totp.js";
 export { captchaFromEnv, createRecaptchaVerifier, DEFAULT_RECAPTCHA_ENDPOINT, type CaptchaChecker, type RecaptchaVerifierOptions } from "./captcha.js";
 
 export { createAuthInterceptor, type AuthInterceptorOptions } from "./interceptor/auth-interceptor.js";

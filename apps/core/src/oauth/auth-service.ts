@@ -1,7 +1,7 @@
 // AuthService: the OAuth 2.0 grants behind `POST /oauth/token`.
 import { randomBytes } from "node:crypto";
 import { Code, type ServiceImpl } from "@connectrpc/connect";
-import { requireAuth, roleFromName, serviceError, verifyTotpCode, type AccessTokenSubject } from "@signage/auth";
+import { requireAuth, roleFromName, serviceError, type AccessTokenSubject } from "@signage/auth";
 import { Role } from "@signage/contracts/signage/common/v1/role_pb";
 import type { AuthService } from "@signage/contracts/signage/core/v1/auth_pb";
 import type { CoreDeps } from "../deps.js";
@@ -9,6 +9,8 @@ import { findUserById, userView } from "../users/user-repository.js";
 import type { UserRow } from "../users/user-row.js";
 import { hashPassword, passwordMatches } from "../users/passwords.js";
 import { consumeRefreshToken, issueRefreshToken, revokeRefreshToken } from "./refresh-tokens.js";
+import { useTotpCode } from "../users/totp-use.js";
+import type { Knex } from "knex";
 import { customerIdOf } from "../int64-ids.js";
 
 const invalidGrant = (message: string) => serviceError(Code.InvalidArgument, "oauth.error.invalid_grant", message);
@@ -34,9 +36,9 @@ function userSubject(row: UserRow): AccessTokenSubject {
 export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthService>> {
   const { knex, newId, issuer } = deps;
 
-  async function tokensFor(row: UserRow, familyId?: string) {
+  async function tokensFor(db: Knex | Knex.Transaction, row: UserRow, familyId?: string) {
     const access = await issuer.issueAccessToken(userSubject(row));
-    const refreshToken = await issueRefreshToken(knex, newId, row.id, deps.refreshTokenTtlSeconds, familyId);
+    const refreshToken = await issueRefreshToken(db, newId, row.id, deps.refreshTokenTtlSeconds, familyId);
     return { accessToken: access.token, tokenType: "Bearer", expiresIn: BigInt(access.expiresIn), refreshToken };
   }
 
@@ -46,27 +48,46 @@ export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthServ
         case "password": {
           if (!req.username || !req.password) throw serviceError(Code.InvalidArgument, "oauth.error.invalid_request", "username and password are required");
           const row: UserRow | undefined = await userView(knex, { kind: "global" }).whereRaw("lower(u.email) = lower(?)", [req.username]).first();
-          // One answer for unknown user and wrong password: no account probing.
-          if (!row || !row.username_password_login_enabled || !(await passwordMatches(row.password_hash, req.password))) {
+          // One answer for unknown user and wrong password: no account probing. One argon2
+          // verification on every path (a dummy hash when there is no usable one), so the
+          // response time does not tell an existing account either.
+          const matches = await passwordMatches(row?.username_password_login_enabled ? row.password_hash : null, req.password);
+          if (!row || !matches) {
             throw invalidGrant("Wrong username or password");
           }
           if (!row.oauth_password_flow_enabled) throw serviceError(Code.InvalidArgument, "oauth.error.unauthorized_client", "The password grant is disabled for this user");
           refuseBlockedCustomer(row);
           if (row.use_2fa) {
             if (!req.totp) throw serviceError(Code.PermissionDenied, "auth.error.totpRequired", "This user has 2FA: send the current code as `totp`");
-            if (!row.totp_secret || !verifyTotpCode(row.totp_secret, req.totp)) throw serviceError(Code.PermissionDenied, "auth.error.totpInvalid", "The TOTP code is not valid");
+            // One-time: a code already accepted (login, x-totp, confirmation) is refused (RFC 6238 5.2).
+            if (!(await useTotpCode(knex, row.id, row.totp_secret, req.totp))) throw serviceError(Code.PermissionDenied, "auth.error.totpInvalid", "The TOTP code is not valid");
           }
           await knex("app_user").where({ id: row.id }).update({ last_login: new Date(), last_activity: new Date() });
-          return tokensFor(row);
+          return tokensFor(knex, row);
         }
         case "refresh_token": {
           if (!req.refreshToken) throw serviceError(Code.InvalidArgument, "oauth.error.invalid_request", "refresh_token is required");
-          const outcome = await knex.transaction((trx) => consumeRefreshToken(trx, req.refreshToken!));
-          if (!outcome.ok) throw invalidGrant(`The refresh token is ${outcome.reason}`);
-          const row = await findUserById(knex, outcome.row.user_id);
-          if (!row) throw invalidGrant("The user no longer exists");
-          refuseBlockedCustomer(row);
-          return tokensFor(row, outcome.row.family_id);
+          const presented = req.refreshToken;
+          // One transaction: the presented token is consumed only together with issuing its
+          // successor. A refused refresh (restricted customer, login method disabled) rolls
+          // back and leaves it unused, so a later retry is not taken for a replay that revokes
+          // the login; a replay's family revocation is returned, not thrown, so it commits.
+          const result = await knex.transaction(async (trx) => {
+            const outcome = await consumeRefreshToken(trx, presented);
+            if (!outcome.ok) return outcome;
+            const row = await findUserById(trx, outcome.row.user_id);
+            if (!row) throw invalidGrant("The user no longer exists");
+            refuseBlockedCustomer(row);
+            // Refresh tokens come from the password grant only: when the user may no longer log
+            // in that way ("usernamePasswordLoginEnabled, oauthPasswordFlowEnabled | login methods
+            // allowed"), the grant is no longer valid either.
+            if (!row.username_password_login_enabled || !row.oauth_password_flow_enabled) {
+              throw invalidGrant("Password login is disabled for this user");
+            }
+            return { ok: true as const, tokens: await tokensFor(trx, row, outcome.row.family_id) };
+          });
+          if (!result.ok) throw invalidGrant(`The refresh token is ${result.reason}`);
+          return result.tokens;
         }
         case "client_credentials": {
           if (!req.clientId || !req.clientSecret) throw invalidClient();
@@ -76,7 +97,9 @@ export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthServ
             .select(knex.raw("c.subreseller_since IS NOT NULL as network_owner"))
             .where("a.client_id", req.clientId)
             .first();
-          if (!client || !(await passwordMatches(client.secret_hash, req.clientSecret))) throw invalidClient();
+          // An unknown client id costs one argon2 verification too (dummy hash): same answer, same time.
+          const matches = await passwordMatches(client?.secret_hash, req.clientSecret);
+          if (!client || !matches) throw invalidClient();
           refuseBlockedCustomer(client);
           const access = await issuer.issueAccessToken({
             subject: client.client_id,

@@ -50,8 +50,15 @@ export async function consumeRefreshToken(trx: Knex.Transaction, token: string):
   return { ok: true, row };
 }
 
+/**
+ * POST /oauth/revoke: the presented token's whole family (the login it belongs to) is revoked,
+ * so revoking any token of a login, also an older rotated one, ends that login. RFC 7009 2.1:
+ * "the revocation of a particular token may cause the revocation of related tokens and the
+ * underlying authorization grant".
+ */
 export async function revokeRefreshToken(knex: Knex, token: string): Promise<void> {
-  await knex("refresh_token").where({ token_hash: hashToken(token) }).whereNull("revoked_at").update({ revoked_at: new Date() });
+  const family = knex("refresh_token").where({ token_hash: hashToken(token) }).select("family_id");
+  await knex("refresh_token").whereIn("family_id", family).whereNull("revoked_at").update({ revoked_at: new Date() });
 }
 
 export async function revokeAllRefreshTokens(trx: Knex | Knex.Transaction, userId: string): Promise<void> {

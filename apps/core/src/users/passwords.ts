@@ -1,4 +1,5 @@
 // Password hashing (argon2id) and the documented password rule.
+import { randomBytes } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
 import { Code } from "@connectrpc/connect";
 import { serviceError } from "@signage/auth";
@@ -12,8 +13,20 @@ export function checkPasswordRule(password: string): void {
 
 export const hashPassword = (password: string) => hash(password);
 
-export async function passwordMatches(passwordHash: string | null, password: string): Promise<boolean> {
-  if (!passwordHash) return false;
+// Hash of a random password nobody knows, with the same parameters as real hashes.
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Whether `password` matches `passwordHash`. Without a hash (unknown user or client, SSO-only
+ * user) a dummy hash is verified all the same, so the answer takes as long as a wrong password
+ * and its timing does not tell which accounts exist.
+ */
+export async function passwordMatches(passwordHash: string | null | undefined, password: string): Promise<boolean> {
+  if (!passwordHash) {
+    dummyHash ??= hash(randomBytes(24).toString("base64url"));
+    await verify(await dummyHash, password).catch(() => false);
+    return false;
+  }
   try {
     return await verify(passwordHash, password);
   } catch {

@@ -1,6 +1,6 @@
 // UserService: document 2 "User" and "Teams, tags, users, quick filters" (users rows).
 import { Code, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
-import { AuthErrorKey, generateTotpSecret, requireAuth, roleAtLeast, roleFromName, roleName, resourceAccess, serviceError, singleTenant, teamVisibilityHook, totpUri, verifyTotpCode, type AuthContext } from "@signage/auth";
+import { AuthErrorKey, generateTotpSecret, requireAuth, roleAtLeast, roleFromName, roleName, resourceAccess, serviceError, singleTenant, teamVisibilityHook, totpUri, type AuthContext } from "@signage/auth";
 import { Role } from "@signage/contracts/signage/common/v1/role_pb";
 import type { UserService, UserFields } from "@signage/contracts/signage/core/v1/user_pb";
 import type { CoreDeps } from "../deps.js";
@@ -14,6 +14,7 @@ import { checkPasswordRule, hashPassword, passwordMatches } from "./passwords.js
 import { checkProfilePicture } from "./profile-picture.js";
 import { isUniqueViolation } from "../customers/customer-repository.js";
 import { revokeAllRefreshTokens } from "../oauth/refresh-tokens.js";
+import { useTotpCode } from "./totp-use.js";
 import { listUsers } from "./user-list.js";
 import type { UserRow } from "./user-row.js";
 import { currentUserRowKey } from "./current-user-check.js";
@@ -237,7 +238,8 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
       if (!me.pending_totp_secret) {
         throw serviceError(Code.FailedPrecondition, "user.error.totpNotStarted", "Call without totp first to get a secret, then confirm it with a code");
       }
-      if (!verifyTotpCode(me.pending_totp_secret, req.totp)) {
+      // Recording the step makes the confirming code one-time too (RFC 6238 5.2).
+      if (!(await useTotpCode(knex, me.id, me.pending_totp_secret, req.totp, "pending_totp_secret"))) {
         throw serviceError(Code.InvalidArgument, "auth.error.totpInvalid", "The TOTP code does not match the new secret");
       }
       // Set up as forced to ("use2FA, forceToSet2FA"): the duty is fulfilled.

@@ -25,11 +25,26 @@ export function totpUri(secretBase32: string, email: string, issuer = "Signage")
 export function verifyTotpCode(
   secretBase32: string,
   code: string,
-  { window = 1, timestamp = Date.now() }: { window?: number; timestamp?: number } = {},
+  options: { window?: number; timestamp?: number } = {},
 ): boolean {
-  if (!/^\d{6}$/.test(code)) return false;
+  return matchTotpStep(secretBase32, code, options) !== undefined;
+}
+
+/**
+ * The time step (RFC 6238 counter T) whose code `code` is, within ±`window` steps, or undefined.
+ * A verifier stores the last step it accepted per user and accepts only later ones: RFC 6238
+ * 5.2 "The verifier MUST NOT accept the second attempt of the OTP after the successful
+ * validation has been issued for the first OTP".
+ */
+export function matchTotpStep(
+  secretBase32: string,
+  code: string,
+  { window = 1, timestamp = Date.now() }: { window?: number; timestamp?: number } = {},
+): number | undefined {
+  if (!/^\d{6}$/.test(code)) return undefined;
   const totp = new TOTP({ ...TOTP_PARAMS, secret: Secret.fromBase32(secretBase32) });
-  return totp.validate({ token: code, window, timestamp }) !== null;
+  const delta = totp.validate({ token: code, window, timestamp });
+  return delta === null ? undefined : totp.counter({ timestamp }) + delta;
 }
 
 /** The current code for a secret (tests, enrolment confirmation). */
