@@ -1,7 +1,7 @@
 // FileService: document 1 "Endpoints / Files" (uploads and team assignment
 // updates are served by their own services).
-import type { ServiceImpl } from "@connectrpc/connect";
-import { requireAuth } from "@signage/auth";
+import { Code, type ServiceImpl } from "@connectrpc/connect";
+import { requireAuth, serviceError } from "@signage/auth";
 import { type Peers, requireParameter } from "@signage/runtime";
 import { TeamAssignmentMode, type FileService } from "@signage/contracts/signage/media/v1/file_pb";
 import { deleteFile } from "../folders/folder-delete.js";
@@ -21,6 +21,15 @@ const MODES: Record<TeamAssignmentMode, Mode> = {
   [TeamAssignmentMode.OVERWRITE]: "OVERWRITE",
   [TeamAssignmentMode.KEEP_TARGET]: "KEEP_TARGET",
 };
+
+/** The mode asked for (MERGE when omitted); a number the contract does not define is a 400, never read as MERGE. */
+function modeOf(value: TeamAssignmentMode | undefined): Mode {
+  const mode = MODES[value ?? TeamAssignmentMode.MERGE];
+  if (mode === undefined) {
+    throw serviceError(Code.InvalidArgument, "file.error.invalidValue", `teamAssignmentMode ${value} is not a defined value`, { field: "teamAssignmentMode", value: value ?? null });
+  }
+  return mode;
+}
 
 export function fileService(deps: FileDeps, peers?: Peers): Partial<ServiceImpl<typeof FileService>> {
   return {
@@ -45,7 +54,7 @@ export function fileService(deps: FileDeps, peers?: Peers): Partial<ServiceImpl<
         fileIdToReplace: requireParameter(req.fileIdToReplace, "fileIdToReplace"),
         sourceFileId: requireParameter(req.sourceFileId, "sourceFileId"),
         removeOldFile: req.removeOldFile ?? false,
-        teamAssignmentMode: MODES[req.teamAssignmentMode ?? TeamAssignmentMode.MERGE],
+        teamAssignmentMode: modeOf(req.teamAssignmentMode),
       };
       await deps.teams.assertWritable(deps.knex, auth, "file", [input.fileIdToReplace, input.sourceFileId]);
       await replaceFile(deps, input);

@@ -2,7 +2,7 @@
 // request validation of every sync endpoint, then 501 (never a fake success).
 import { Code, type HandlerContext } from "@connectrpc/connect";
 import { requireAuth, serviceError } from "@signage/auth";
-import type { SyncedFolderSettings } from "@signage/contracts/signage/media/v1/file_folder_pb";
+import { SyncMode, type SyncedFolderSettings } from "@signage/contracts/signage/media/v1/file_folder_pb";
 import { writeTenant } from "../files/caller.js";
 import { missingParameter } from "@signage/runtime";
 import type { FileDeps } from "../files/file-deps.js";
@@ -28,6 +28,11 @@ export function checkSyncSettings(source: SyncSource, settings: SyncedFolderSett
     if (value === undefined || value === null || (typeof value === "string" && !value.trim()) || (Array.isArray(value) && value.length === 0)) {
       throw missingParameter(field);
     }
+  }
+  // The gateway parses syncMode by name; a gRPC caller's number the contract does not define is as wrong (400, not 501).
+  const syncMode = settings?.syncMode;
+  if (syncMode !== undefined && SyncMode[syncMode] === undefined) {
+    throw serviceError(Code.InvalidArgument, "fileFolder.error.invalidValue", `syncMode ${syncMode} is not a defined value`, { field: "syncMode", value: syncMode });
   }
 }
 

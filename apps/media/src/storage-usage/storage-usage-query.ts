@@ -13,7 +13,8 @@ export async function filesBytesByCustomer(knex: Knex, scope: Scope, customerIds
   for (const id of inScope) usage.set(id, 0n);
   if (inScope.length === 0) return usage;
   // The totals the database keeps (storage_usage, migration 20261126000000): a row per customer, no sum over files.
-  const query = knex("storage_usage").whereIn("storage_usage.customer_id", inScope).select("storage_usage.customer_id", { bytes: "storage_usage.files_bytes" });
+  // One array parameter, not one per id: a direct caller's list may pass PostgreSQL's 65535 bind parameters.
+  const query = knex("storage_usage").whereRaw("storage_usage.customer_id = any(?::bigint[])", [inScope]).select("storage_usage.customer_id", { bytes: "storage_usage.files_bytes" });
   const rows = (await applyScope(query, scope, "storage_usage.customer_id")) as { customer_id: string | number; bytes: string | number | null }[];
   for (const row of rows) usage.set(Number(row.customer_id), BigInt(row.bytes ?? 0));
   return usage;

@@ -28,7 +28,8 @@ async function requireReplicatedTeams(db: Knex | Knex.Transaction, customerId: n
   let missing = wanted.filter((id) => UUID.test(id));
   const deadline = Date.now() + REPLICA_GRACE_MS;
   while (missing.length > 0) {
-    const found = new Set((await db("team").whereIn("id", missing).where({ customer_id: customerId }).select("id")).map((r: { id: string }) => r.id));
+    // One array parameter, not one per id: `teamIds` may name more than PostgreSQL's 65535 bind parameters.
+    const found = new Set((await db("team").whereRaw("id = any(?::uuid[])", [missing]).where({ customer_id: customerId }).select("id")).map((r: { id: string }) => r.id));
     missing = missing.filter((id) => !found.has(id));
     if (missing.length === 0 || Date.now() > deadline) break;
     await new Promise((r) => setTimeout(r, 50));
