@@ -22,5 +22,5 @@ export { createKnexInbox } from "./inbox/knex-inbox.js";
 export { idempotent } from "./inbox/idempotent.js";
 export type { TransactionalHandler } from "./inbox/with-inbox.js";
 export { withInbox } from "./inbox/with-inbox.js";
-export { createOutbox, type Outbox, type OutboxOptions } from "./outbox/outbox.js";
+export { createOutbox, DEFAULT_MAX_EVENT_BYTES, type Outbox, type OutboxOptions } from "./outbox/outbox.js";
 export { createOutboxTable, dropOutboxTable, DEFAULT_OUTBOX_TABLE } from "./outbox/table.js";

@@ -153,6 +153,42 @@ export function busContract(adapter: string, harness: ContractHarness): void {
       expect(dead[0].data).toEqual({ consumer: "broken", attempts: 3, error: "boom", event: original });
     });
 
+    it("a failing (poison) event never holds back the events behind it", async () => {
+      const bus = await newBus({ maxDeliver: 3, nakDelayMs: 200 });
+      const order: string[] = [];
+      const dead: EventEnvelope<DeadLetterData>[] = [];
+      await bus.subscribe<DeadLetterData>({ consumer: "dlq", types: ["deadletter.>"], handler: async (e) => void dead.push(e) });
+      await bus.subscribe<string>({
+        consumer: "single-file",
+        types: ["job.run"],
+        handler: async (e) => {
+          if (e.data === "poison") throw new Error("never works");
+          order.push(e.data);
+        },
+      });
+      await bus.publish({ type: "job.run", customerId: 1, data: "poison" });
+      for (const d of ["a", "b", "c"]) await bus.publish({ type: "job.run", customerId: 1, data: d });
+      await waitFor(() => order.length === 3, "events behind the poison one", 1_000);
+      expect(dead).toHaveLength(0);
+      await waitFor(() => dead.length === 1, "dead letter", 5_000);
+      expect(order).toEqual(["a", "b", "c"]);
+    });
+
+    it("an event whose handler failed survives the subscriber stopping and reaches the next one", async () => {
+      const bus = await newBus({ nakDelayMs: 300 });
+      let failed = 0;
+      const first = await bus.subscribe({ consumer: "handover", types: ["a.b"], handler: async () => { failed++; throw new Error("transient"); } });
+      const published = await bus.publish({ type: "a.b", customerId: 1, data: {} });
+      await waitFor(() => failed === 1, "failed attempt");
+      await first.stop(); // e.g. a rolling restart while the retry is pending
+      const got: EventEnvelope[] = [];
+      await bus.subscribe({ consumer: "handover", types: ["a.b"], handler: async (e) => void got.push(e) });
+      await waitFor(() => got.length === 1, "redelivery to the next subscriber", 5_000);
+      await sleep(400);
+      expect(got.map((e) => e.id)).toEqual([published.id]);
+      expect(failed).toBe(1);
+    });
+
     it("keeps events for a durable consumer while nobody is subscribed", async () => {
       const bus = await newBus();
       const got: unknown[] = [];

@@ -1,5 +1,6 @@
+import { trace, type Tracer } from "@opentelemetry/api";
 import { describe, expect, it } from "vitest";
-import { createInProcessBus, type EventBus, type EventEnvelope, type Logger } from "../src/index.js";
+import { createInProcessBus, type DeadLetterData, type EventBus, type EventEnvelope, type Logger } from "../src/index.js";
 import { busContract } from "./contract.js";
 import { sleep, waitFor } from "./helpers/wait.js";
 
@@ -76,6 +77,33 @@ describe("in-process bus specifics", () => {
     for (let i = 0; i < 9; i++) await bus.publish({ type: "a.b", customerId: 1, data: i });
     await waitFor(() => done === 9, "all handled");
     expect(peak).toBe(3);
+    await bus.close();
+  });
+
+  it("keeps a dead event and retries when its dead letter cannot be published (as JetStream does), instead of dropping it", async () => {
+    // The dead-letter publish fails twice (injected through the tracer that wraps every publish).
+    const base = trace.getTracer("test");
+    let refusals = 2;
+    const tracer = new Proxy(base, {
+      get(target, prop, receiver) {
+        if (prop !== "startActiveSpan") return Reflect.get(target, prop, receiver);
+        return (name: string, ...rest: unknown[]) => {
+          if (name.startsWith("publish deadletter.") && refusals-- > 0) throw new Error("dead letter publish failed");
+          return (target.startActiveSpan as (...a: unknown[]) => unknown)(name, ...rest);
+        };
+      },
+    }) as Tracer;
+    const bus = createInProcessBus({ tracer, maxDeliver: 2, nakDelayMs: 20 });
+    let attempts = 0;
+    const dead: EventEnvelope<DeadLetterData>[] = [];
+    await bus.subscribe<DeadLetterData>({ consumer: "dlq", types: ["deadletter.>"], handler: async (e) => void dead.push(e) });
+    await bus.subscribe({ consumer: "broken", types: ["a.b"], handler: async () => { attempts++; throw new Error("boom"); } });
+    const original = await bus.publish({ type: "a.b", customerId: 1, data: {} });
+    await waitFor(() => dead.length === 1, "the dead letter, once its publish works again", 3_000);
+    await sleep(100);
+    expect(refusals).toBeLessThan(0);
+    expect(attempts).toBe(2); // the handler is not run again, only the dead-lettering is retried
+    expect(dead[0].data).toMatchObject({ consumer: "broken", attempts: 2, event: { id: original.id } });
     await bus.close();
   });
 });

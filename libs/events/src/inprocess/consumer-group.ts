@@ -2,6 +2,7 @@ import type { EventHandler, Subscription } from "../bus.js";
 import type { DeadLetterInfo } from "../deadletter.js";
 import { deliver, type DeliveryOutcome, type DeliveryPolicy } from "../delivery.js";
 import type { EventEnvelope } from "../envelope.js";
+import { resolveRetryDelay } from "../retry.js";
 import { matchesAny } from "../subjects.js";
 import type { TraceCarrier } from "../tracing.js";
 
@@ -120,7 +121,17 @@ export class ConsumerGroup {
       }, outcome.delayMs);
       this.timers.add(timer);
     } else if (outcome.kind === "dead") {
-      await this.deadLetter({ consumer: this.policy.consumer, attempts: d.attempt, error: outcome.error, event: d.event });
+      await this.parkDead(d, outcome.error);
     }
+  }
+
+  /** As on JetStream: if the dead letter cannot be published, keep the event and try again later (no silent drop). */
+  private async parkDead(d: Delivery, error: unknown): Promise<void> {
+    if (await this.deadLetter({ consumer: this.policy.consumer, attempts: d.attempt, error, event: d.event })) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.parkDead(d, error).catch((err) => this.policy.logger.error({ err, consumer: this.policy.consumer }, "failed to settle event"));
+    }, resolveRetryDelay(this.policy.retryDelay, d.attempt));
+    this.timers.add(timer);
   }
 }

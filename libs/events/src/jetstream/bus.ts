@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { connect, headers, type NatsConnection } from "nats";
+import { connect, headers, type ConnectionOptions, type NatsConnection } from "nats";
 import type { Tracer } from "@opentelemetry/api";
 import type { EventBus, SubscribeOptions, Subscription } from "../bus.js";
 import { deadLetter } from "../deadletter.js";
@@ -40,6 +40,13 @@ export interface JetStreamBusOptions {
    * NATS server, which would otherwise keep one stream per run. Never for a service's stream.
    */
   deleteStreamOnClose?: boolean;
+  /**
+   * Extra NATS connection options (e.g. `reconnectTimeWait`, TLS, credentials).
+   * By default the bus reconnects forever (`maxReconnectAttempts: -1`): a
+   * service must outlive a NATS outage of any length, not go deaf after the
+   * client's default ten attempts (about 20 s).
+   */
+  connection?: Omit<ConnectionOptions, "servers" | "name">;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -53,19 +60,21 @@ export async function createJetStreamBus(opts: JetStreamBusOptions): Promise<Eve
   const maxDeliver = opts.maxDeliver ?? DEFAULT_MAX_DELIVER;
   const ackWaitMs = opts.ackWaitMs ?? 30_000;
 
-  const nc = await connect({ servers: opts.servers, name: opts.name });
-  const jsm = await nc.jetstreamManager().catch(closeAndThrow(nc));
+  let closing: Promise<void> | undefined;
+  let failedStart = false;
+  const nc = await connect({ maxReconnectAttempts: -1, ...opts.connection, servers: opts.servers, name: opts.name });
+  watchConnection(nc, logger, () => closing !== undefined || failedStart);
+  const jsm = await nc.jetstreamManager().catch(closeAndThrow(nc, () => (failedStart = true)));
   await ensureStream(jsm, {
     name: streamName,
     subjectPrefix: prefix,
     duplicateWindowMs: opts.duplicateWindowMs ?? 2 * 60_000,
     maxAgeMs: opts.maxAgeMs ?? 7 * DAY_MS,
     replicas: opts.replicas,
-  }).catch(closeAndThrow(nc));
+  }).catch(closeAndThrow(nc, () => (failedStart = true)));
   const js = nc.jetstream();
   const multiFilter = supportsMultiFilter(nc.info?.version);
   const subscriptions = new Set<Subscription>();
-  let closing: Promise<void> | undefined;
 
   async function publish<T>(input: PublishInput<T>): Promise<EventEnvelope<T>> {
     if (closing) throw new Error("event bus is closed");
@@ -101,13 +110,13 @@ export async function createJetStreamBus(opts: JetStreamBusOptions): Promise<Eve
       policy,
       types: o.types,
       handler: o.handler,
-      ackWaitMs,
       deadLetter: (info: Parameters<typeof deadLetter>[2]) => deadLetter(send, logger, info),
     };
     const sub = await startPullLoop({
       consumer: o.consumer,
       source: await js.consumers.get(streamName, durable),
       concurrency: Math.max(1, o.concurrency ?? 1),
+      ackWaitMs,
       handle: (msg) => handleMessage(ctx, msg),
       logger,
       onStopped: () => subscriptions.delete(sub),
@@ -133,8 +142,22 @@ export async function createJetStreamBus(opts: JetStreamBusOptions): Promise<Eve
   };
 }
 
-function closeAndThrow(nc: NatsConnection) {
+/** Logs outages and reconnects; a connection that closes on its own is an error (the bus is dead). */
+function watchConnection(nc: NatsConnection, logger: Logger, closingByUs: () => boolean): void {
+  void (async () => {
+    for await (const s of nc.status()) {
+      if (s.type === "disconnect") logger.warn({ server: s.data }, "NATS connection lost; reconnecting");
+      else if (s.type === "reconnect") logger.info({ server: s.data }, "NATS connection re-established");
+    }
+  })().catch(() => undefined);
+  void nc.closed().then((err) => {
+    if (!closingByUs()) logger.error({ err }, "NATS connection closed: the event bus can no longer publish or receive");
+  });
+}
+
+function closeAndThrow(nc: NatsConnection, onClose: () => void) {
   return async (err: unknown): Promise<never> => {
+    onClose();
     await nc.close();
     throw err;
   };

@@ -11,7 +11,6 @@ export interface MessageContext {
   policy: DeliveryPolicy;
   types: string[];
   handler: EventHandler<any>;
-  ackWaitMs: number;
   deadLetter: (info: DeadLetterInfo) => Promise<boolean>;
 }
 
@@ -35,20 +34,19 @@ export async function handleMessage(ctx: MessageContext, msg: JsMsg): Promise<vo
     return settleDead(ctx, msg, { consumer: policy.consumer, attempts: attempt, error, event });
   }
 
-  // Keeps a slow-but-healthy handler from being redelivered elsewhere mid-flight.
-  const keepAlive = setInterval(() => msg.working(), Math.max(ctx.ackWaitMs / 2, 500));
-  try {
-    const outcome = await deliver(policy, ctx.handler, event, attempt, carrierFromEnvelope(event, headerCarrier(msg)));
-    if (outcome.kind === "ack") msg.ack();
-    else if (outcome.kind === "retry") msg.nak(outcome.delayMs);
-    else await settleDead(ctx, msg, { consumer: policy.consumer, attempts: attempt, error: outcome.error, event });
-  } finally {
-    clearInterval(keepAlive);
-  }
+  // The pull loop keeps the message alive (working()) from receipt to settlement,
+  // so a slow-but-healthy handler is not redelivered elsewhere mid-flight.
+  const outcome = await deliver(policy, ctx.handler, event, attempt, carrierFromEnvelope(event, headerCarrier(msg)));
+  if (outcome.kind === "ack") msg.ack();
+  else if (outcome.kind === "retry") msg.nak(outcome.delayMs);
+  else await settleDead(ctx, msg, { consumer: policy.consumer, attempts: attempt, error: outcome.error, event });
 }
 
 async function settleDead(ctx: MessageContext, msg: JsMsg, info: DeadLetterInfo): Promise<void> {
-  if (await ctx.deadLetter(info)) msg.term(String(info.error).slice(0, 200));
+  // Plain +TERM, no reason: servers before 2.10 ignore `+TERM <reason>`, which
+  // left the message pending, redelivered every ack wait and dead-lettered again
+  // forever. The reason is in the error log and the dead letter.
+  if (await ctx.deadLetter(info)) msg.term();
   else msg.nak(resolveRetryDelay(ctx.policy.retryDelay, info.attempts));
 }
 

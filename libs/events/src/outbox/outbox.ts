@@ -2,7 +2,8 @@
 // change it announces, so a crash between commit and publish loses nothing.
 // The relay publishes rows in order and deletes them once the bus accepted
 // them; the event id doubles as `Nats-Msg-Id`, so a re-publish after a crash
-// mid-batch is deduplicated by JetStream and by consumers' inboxes.
+// mid-batch is deduplicated by JetStream and by consumers' inboxes. Replicas
+// relaying one table take turns (advisory lock), so order holds across them.
 import { randomUUID } from "node:crypto";
 import { ROOT_CONTEXT, context, propagation } from "@opentelemetry/api";
 import type { Knex } from "knex";
@@ -21,7 +22,16 @@ export interface OutboxOptions {
   pollIntervalMs?: number;
   /** Rows published per relay transaction. Default 100. */
   batchSize?: number;
+  /**
+   * Largest event (serialized envelope) `enqueue` accepts. A bigger one could never be
+   * published (NATS max_payload) and would block every later event of the service, so
+   * it is refused in the writer's transaction instead. Default 1 MiB less 8 KiB for
+   * headers, matching the NATS server's default max_payload.
+   */
+  maxEventBytes?: number;
 }
+
+export const DEFAULT_MAX_EVENT_BYTES = 1024 * 1024 - 8 * 1024;
 
 export interface Outbox {
   /** Stores the event in `trx`; it is published after `trx` commits (never if it rolls back). Returns the event id. */
@@ -49,6 +59,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const table = options.table ?? DEFAULT_OUTBOX_TABLE;
   const batchSize = options.batchSize ?? 100;
   const pollIntervalMs = options.pollIntervalMs ?? 250;
+  const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
   let running = false;
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<number> | undefined;
@@ -56,12 +67,20 @@ export function createOutbox(options: OutboxOptions): Outbox {
 
   async function publishBatch(): Promise<number> {
     return knex.transaction(async (trx) => {
-      // SKIP LOCKED: replicas relaying the same schema never publish a row twice concurrently.
+      // Replicas relaying the same table take turns: with SKIP LOCKED alone, a second
+      // relay would publish the next rows while the first is still publishing earlier
+      // ones, and a backlog would reach consumers out of order. Held until commit.
+      await trx.raw("select pg_advisory_xact_lock(?, hashtext(?::regclass::oid::text))", [OUTBOX_LOCK_SPACE, table]);
       const rows: OutboxRow[] = await trx(table).select("*").orderBy("seq").limit(batchSize).forUpdate().skipLocked();
       for (const row of rows) {
         // Publish inside the trace of the request that enqueued the event.
         const parent = row.traceparent ? propagation.extract(ROOT_CONTEXT, { traceparent: row.traceparent }) : ROOT_CONTEXT;
-        await context.with(parent, () => bus.publish({ id: row.event_id, type: row.type, customerId: row.customer_id === null ? null : Number(row.customer_id), data: row.data }));
+        try {
+          await context.with(parent, () => bus.publish({ id: row.event_id, type: row.type, customerId: row.customer_id === null ? null : Number(row.customer_id), data: row.data }));
+        } catch (err) {
+          // Later rows wait for this one (order): say which event holds the relay up.
+          throw new OutboxPublishError(row, err);
+        }
       }
       if (rows.length > 0) await trx(table).whereIn("seq", rows.map((r) => r.seq)).delete();
       return rows.length;
@@ -87,20 +106,25 @@ export function createOutbox(options: OutboxOptions): Outbox {
       inFlight = undefined;
       if (again && running) {
         again = false;
-        void flush().catch((error) => logger.warn({ err: error }, "outbox relay failed; will retry"));
+        void flush().catch(logRelayFailure);
       }
     });
     return inFlight;
   }
 
+  function logRelayFailure(error: unknown) {
+    const at = error instanceof OutboxPublishError ? { eventId: error.eventId, eventType: error.eventType, err: error.cause } : { err: error };
+    logger.warn(at, "outbox relay failed; will retry");
+  }
+
   function kick() {
-    if (running) void flush().catch((error) => logger.warn({ err: error }, "outbox relay failed; will retry"));
+    if (running) void flush().catch(logRelayFailure);
   }
 
   function schedule() {
     if (!running) return;
     timer = setTimeout(async () => {
-      await flush().catch((error) => logger.warn({ err: error }, "outbox relay failed; will retry"));
+      await flush().catch(logRelayFailure);
       schedule();
     }, pollIntervalMs);
     timer.unref?.();
@@ -112,7 +136,12 @@ export function createOutbox(options: OutboxOptions): Outbox {
       const id = event.id ?? randomUUID();
       const carrier: Record<string, string> = {};
       propagation.inject(context.active(), carrier);
-      await trx(table).insert({ event_id: id, type: event.type, customer_id: event.customerId, data: JSON.stringify(event.data ?? null), traceparent: carrier.traceparent ?? null });
+      const data = JSON.stringify(event.data ?? null);
+      const size = envelopeBytes(id, event.type, event.customerId, data, carrier.traceparent);
+      if (size > maxEventBytes) {
+        throw new Error(`event ${event.type} is ${size} bytes, over the bus limit of ${maxEventBytes} bytes (NATS max_payload): split it into smaller events`);
+      }
+      await trx(table).insert({ event_id: id, type: event.type, customer_id: event.customerId, data, traceparent: carrier.traceparent ?? null });
       // Publish as soon as the transaction commits; the poll covers crashes.
       trx.executionPromise.then(kick, () => undefined);
       return id;
@@ -130,4 +159,25 @@ export function createOutbox(options: OutboxOptions): Outbox {
       await inFlight?.catch(() => undefined);
     },
   };
+}
+
+/** First key of the relay's advisory lock (the second is derived from the table). */
+const OUTBOX_LOCK_SPACE = 0x0e7b0c5;
+
+/** A row the bus refused; the relay stops there (order) and retries. */
+class OutboxPublishError extends Error {
+  readonly eventId: string;
+  readonly eventType: string;
+  constructor(row: OutboxRow, cause: unknown) {
+    super(`could not publish outbox event ${row.event_id} (${row.type}): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = "OutboxPublishError";
+    this.eventId = row.event_id;
+    this.eventType = row.type;
+  }
+}
+
+/** Size of the envelope as the relay will publish it (time and traceparent at their longest). */
+function envelopeBytes(id: string, type: string, customerId: number | null, data: string, traceparent: string | undefined): number {
+  const head = JSON.stringify({ id, type, customerId, time: Date.now(), traceparent: traceparent ?? "00-".padEnd(55, "0") });
+  return Buffer.byteLength(head) + Buffer.byteLength(data) + ',"data":'.length;
 }
