@@ -14,6 +14,12 @@ export interface EventEnvelope<T = unknown> {
   time: number;
   /** W3C traceparent of the producer span, when tracing is active. */
   traceparent?: string;
+  /**
+   * The producer's outbox sequence, for events published by an outbox relay. Among one producer's
+   * events about one thing, a later change has a higher seq: a consumer that keeps state can tell
+   * a redelivered older event (overtaken while it was retried) from a newer one.
+   */
+  seq?: number;
   data: T;
 }
 
@@ -23,6 +29,8 @@ export interface PublishInput<T = unknown> {
   data: T;
   /** Supply a deterministic id to make re-publishing (e.g. from an outbox) deduplicate. */
   id?: string;
+  /** The producer's outbox sequence (set by the outbox relay). */
+  seq?: number;
 }
 
 const envelopeSchema = z.object({
@@ -31,6 +39,7 @@ const envelopeSchema = z.object({
   customerId: z.number().int().nullable(),
   time: z.number(),
   traceparent: z.string().optional(),
+  seq: z.number().int().optional(),
   data: z.unknown(),
 });
 
@@ -45,6 +54,7 @@ export function buildEnvelope<T>(input: PublishInput<T>, traceparent: string | u
     data: input.data,
   };
   if (traceparent) envelope.traceparent = traceparent;
+  if (input.seq !== undefined) envelope.seq = input.seq;
   return envelope;
 }
 

@@ -48,6 +48,20 @@ describe("outbox relay (PostgreSQL + JetStream)", () => {
     return got;
   }
 
+  // Consumers that keep state tell a redelivered older event from a newer one by the producer's
+  // outbox sequence: the relay puts it on every envelope, increasing in enqueue order.
+  it("every relayed envelope carries the producer's outbox seq, increasing in enqueue order", async () => {
+    const bus = await world.bus();
+    const got = await recorder(bus);
+    const relay = outbox(bus);
+    for (let i = 0; i < 3; i++) await knex.transaction((trx) => relay.enqueue(trx, { type: "thing.created", customerId: 1, data: { i } }));
+    relay.start();
+    await waitFor(() => got.length === 3, "three relayed events");
+    const bySeq = [...got].sort((x, y) => x.seq! - y.seq!).map((e) => (e.data as { i: number }).i);
+    expect(got.every((e) => Number.isSafeInteger(e.seq) && e.seq! > 0)).toBe(true);
+    expect(bySeq).toEqual([0, 1, 2]);
+  });
+
   it("a crash between commit and publish: the next relay (new process) publishes the committed events", async () => {
     const bus = await world.bus();
     const got = await recorder(bus);

@@ -15,6 +15,7 @@ export * from "./tags/index.js";
 export * from "./quick-filters/index.js";
 export { TeamEvent, TEAM_EVENT_TYPES, type TeamEventData, type UserTeamsChangedData, type UserAccessChangedData, type TeamSettingsChangedData } from "./teams/team-events.js";
 export { createTeamAssignmentTable, createTeamReplicaTables, addTeamIdsColumn, dropTeamIdsColumn } from "./teams/team-tables.js";
+export { createReplicaVersionTable } from "./teams/replica-versions.js";
 export { cachedTeamFacts, replicaTeamFacts, settingsFromRow, teamAccessCacheMs, settingsToRow, type TeamFactsSource } from "./teams/team-facts.js";
 export { createTeamAccessResolver, teamAccessForCaller, type TeamAccessResolver } from "./teams/team-access-resolver.js";
 export { parseTeamIdsParam } from "./teams/team-ids-param.js";

@@ -76,7 +76,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         // Publish inside the trace of the request that enqueued the event.
         const parent = row.traceparent ? propagation.extract(ROOT_CONTEXT, { traceparent: row.traceparent }) : ROOT_CONTEXT;
         try {
-          await context.with(parent, () => bus.publish({ id: row.event_id, type: row.type, customerId: row.customer_id === null ? null : Number(row.customer_id), data: row.data }));
+          await context.with(parent, () => bus.publish({ id: row.event_id, type: row.type, customerId: row.customer_id === null ? null : Number(row.customer_id), seq: Number(row.seq), data: row.data }));
         } catch (err) {
           // Later rows wait for this one (order): say which event holds the relay up.
           throw new OutboxPublishError(row, err);
@@ -176,8 +176,8 @@ class OutboxPublishError extends Error {
   }
 }
 
-/** Size of the envelope as the relay will publish it (time and traceparent at their longest). */
+/** Size of the envelope as the relay will publish it (time, traceparent and seq at their longest). */
 function envelopeBytes(id: string, type: string, customerId: number | null, data: string, traceparent: string | undefined): number {
-  const head = JSON.stringify({ id, type, customerId, time: Date.now(), traceparent: traceparent ?? "00-".padEnd(55, "0") });
+  const head = JSON.stringify({ id, type, customerId, time: Date.now(), traceparent: traceparent ?? "00-".padEnd(55, "0"), seq: Number.MAX_SAFE_INTEGER });
   return Buffer.byteLength(head) + Buffer.byteLength(data) + ',"data":'.length;
 }

@@ -7,6 +7,7 @@ import { TeamEvent, TEAM_EVENT_TYPES, type TeamEventData, type TeamSettingsChang
 import { settingsToRow } from "./team-facts.js";
 import { removeTeamEverywhere } from "./team-assignment-store.js";
 import type { TeamResourceTable, TeamResourceTables } from "./team-resource-tables.js";
+import { customerKey, forgetCustomerVersions, isStale, type VersionedChange } from "./replica-versions.js";
 
 export interface TeamReplicaOptions {
   /** The service's team-enabled tables (team.deleted clears their team_ids). */
@@ -23,7 +24,7 @@ export interface TeamReplicaOptions {
 export function subscribeTeamReplica(bus: EventBus, knex: Knex, service: string, options: TeamReplicaOptions): Promise<Subscription> {
   const consumer = `${service}.teams`;
   const apply = withInbox(knex, consumer, async (event, trx) => {
-    await applyTeamEvent(trx, options, event.type, event.data);
+    await applyTeamEvent(trx, options, event.type, event.data, event.seq);
   });
   return bus.subscribe({
     consumer,
@@ -41,7 +42,42 @@ function tenantOfTeamEvent(type: string, data: unknown): number {
   return type === "customer.deleted" ? (data as { id: number }).id : (data as { customerId: number }).customerId;
 }
 
-export async function applyTeamEvent(trx: Knex.Transaction, options: TeamReplicaOptions, type: string, data: unknown): Promise<void> {
+/** What an event changes, for the version check (replica-versions.ts); undefined for types this replica ignores. */
+function changeOf(type: string, data: unknown): VersionedChange | undefined {
+  switch (type) {
+    case TeamEvent.created:
+    case TeamEvent.updated:
+    case TeamEvent.deleted: {
+      const team = data as TeamEventData;
+      return { customerId: team.customerId, keys: [`team:${team.id}`] };
+    }
+    case TeamEvent.userTeamsChanged: {
+      const change = data as UserTeamsChangedData;
+      return { customerId: change.customerId, keys: [`user-teams:${change.userId}`] };
+    }
+    case TeamEvent.userAccessChanged: {
+      const user = data as UserAccessChangedData;
+      // A deleted user's memberships go too: older membership changes must not bring them back.
+      return { customerId: user.customerId, keys: user.deleted ? [`user-access:${user.userId}`, `user-teams:${user.userId}`] : [`user-access:${user.userId}`] };
+    }
+    case TeamEvent.settingsChanged:
+      return { customerId: (data as TeamSettingsChangedData).customerId, keys: [`settings:${(data as TeamSettingsChangedData).customerId}`] };
+    case "customer.deleted": {
+      const customerId = (data as { id: number }).id;
+      return { customerId, keys: [customerKey(customerId)] };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Applies one event to the replica. `seq` (core's outbox sequence, on every event its relay
+ * publishes): an event older than what the replica already applied for the same thing is skipped.
+ */
+export async function applyTeamEvent(trx: Knex.Transaction, options: TeamReplicaOptions, type: string, data: unknown, seq?: number): Promise<void> {
+  const change = changeOf(type, data);
+  if (change && seq !== undefined && (await isStale(trx, change, seq))) return;
   switch (type) {
     case TeamEvent.created:
     case TeamEvent.updated: {
@@ -84,6 +120,7 @@ export async function applyTeamEvent(trx: Knex.Transaction, options: TeamReplica
     case "customer.deleted": {
       const customerId = (data as { id: number }).id;
       for (const table of ["team_assignment", "team_membership", "team_user", "team_settings", "team"]) await trx(table).where({ customer_id: customerId }).delete();
+      await forgetCustomerVersions(trx, customerId);
       return;
     }
   }

@@ -1,0 +1,54 @@
+// Which of core's changes a team replica has applied, so a redelivered older event never undoes a
+// newer one. Events are applied as they arrive, and one that failed is retried after later ones
+// went through (JetStream redelivers after a delay): without this, a retried `team.updated` could
+// bring back a deleted team, or an older `user.teams.changed` put back the memberships a newer one
+// took away. Each event carries core's outbox sequence (`seq`), which orders core's changes of one
+// thing (writers of one row take turns, and enqueue after their write). The replica remembers the
+// highest seq applied per thing; a deletion's seq stays as a tombstone, and a customer's deletion
+// makes every older event of that customer stale.
+import type { Knex } from "knex";
+
+const TABLE = "team_replica_version";
+
+export async function createReplicaVersionTable(knex: Knex): Promise<void> {
+  await knex.schema.createTable(TABLE, (t) => {
+    t.text("key").primary();
+    t.bigInteger("customer_id").notNullable();
+    t.bigInteger("version").notNullable();
+  });
+  await knex.raw(`CREATE INDEX ${TABLE}_customer_idx ON ${TABLE} (customer_id)`);
+}
+
+/** The things an event changes (`team:<id>`, `user-teams:<userId>` ...), all of one customer. */
+export interface VersionedChange {
+  customerId: number;
+  keys: readonly string[];
+}
+
+export const customerKey = (customerId: number) => `customer:${customerId}`;
+
+/**
+ * In the event's transaction: true when the event is older than what the replica already applied
+ * for one of its keys, or than its customer's deletion (then it must not be applied). Otherwise
+ * records `seq` for its keys and returns false. Serialised per key, so concurrent deliveries of
+ * events about one thing cannot both pass.
+ */
+export async function isStale(trx: Knex.Transaction, change: VersionedChange, seq: number): Promise<boolean> {
+  const keys = [...new Set(change.keys)].sort();
+  for (const key of keys) await trx.raw("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [`${TABLE}:${key}`]);
+  const known: { key: string; version: string | number }[] = await trx(TABLE)
+    .whereRaw("key = any(?)", [[...keys, customerKey(change.customerId)]])
+    .select("key", "version");
+  const stale = known.some((row) => (row.key === customerKey(change.customerId) && !keys.includes(row.key) ? Number(row.version) > seq : Number(row.version) >= seq));
+  if (stale) return true;
+  await trx(TABLE)
+    .insert(keys.map((key) => ({ key, customer_id: change.customerId, version: seq })))
+    .onConflict("key")
+    .merge(["version"]);
+  return false;
+}
+
+/** After a customer's deletion: its per-thing versions go, its own key stays as the tombstone. */
+export async function forgetCustomerVersions(trx: Knex.Transaction, customerId: number): Promise<void> {
+  await trx(TABLE).where({ customer_id: customerId }).whereNot({ key: customerKey(customerId) }).delete();
+}
