@@ -9,7 +9,7 @@ export { contractOnlyModule } from "./contract-only-module.js";
 export { listRpc, maxPageSizeOf, type ListRpcOptions } from "./list/list-rpc.js";
 export { rowToMessage } from "./list/row-to-message.js";
 export { listQueryErrorInterceptor } from "./list/list-error-interceptor.js";
-export { tenantReplicaMigration, tenantAccessMigration, tenantStorageQuotaMigration } from "./tenants/tenant-replica-migration.js";
+export { tenantReplicaMigration, tenantAccessMigration, tenantStorageQuotaMigration, tenantVersionMigration } from "./tenants/tenant-replica-migration.js";
 export { createPeers, createLatePeers, peersFromEnv, onBehalfOf, type Peers } from "./peers/peers.js";
 export * from "./tags/index.js";
 export * from "./quick-filters/index.js";

@@ -18,15 +18,20 @@ export async function subscribeTenantReplica(bus: EventBus, knex: Knex, service:
   const consumer = `${service}.tenants`;
   const apply = withInbox<TenantFacts>(knex, consumer, async (event, trx) => {
     const facts = event.data;
+    // One customer's events are applied one at a time, whatever the consumer's concurrency.
+    await trx.raw("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [`tenant-replica:${facts.id}`]);
+    const existing: { deleted?: boolean; version?: string | number | null } | undefined = await trx("tenant").where({ customer_id: facts.id }).first("deleted", "version");
     if (event.type === "customer.deleted") {
       await hooks.onDeleted?.(trx, facts);
-      await markTenantDeleted(trx, facts);
+      await markTenantDeleted(trx, facts, event.seq);
       return;
     }
     // A late created/updated never revives a deleted tenant.
-    const existing = await trx("tenant").where({ customer_id: facts.id }).first();
     if (existing?.deleted) return;
-    await upsertTenant(trx, facts);
+    // A redelivered older event (retried after a newer one went through) never undoes the newer
+    // facts: `seq` is core's outbox sequence. Its creation hook still runs (it is idempotent).
+    const stale = event.seq !== undefined && existing?.version != null && Number(existing.version) >= event.seq;
+    if (!stale) await upsertTenant(trx, facts, event.seq);
     if (event.type === "customer.created") await hooks.onCreated?.(trx, facts);
   });
   return bus.subscribe<TenantFacts>({

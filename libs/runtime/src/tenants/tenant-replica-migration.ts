@@ -34,3 +34,13 @@ export const tenantStorageQuotaMigration = {
     await knex.raw("ALTER TABLE tenant DROP COLUMN IF EXISTS storage_size_known");
   },
 };
+
+/** `version`: core's outbox seq of the last customer event applied (a redelivered older one is skipped). */
+export const tenantVersionMigration = {
+  async up(knex: Knex): Promise<void> {
+    await addTenantAccessColumns(knex);
+  },
+  async down(knex: Knex): Promise<void> {
+    await knex.raw("ALTER TABLE tenant DROP COLUMN IF EXISTS version");
+  },
+};

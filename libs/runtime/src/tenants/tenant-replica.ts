@@ -30,7 +30,9 @@ export async function createTenantReplicaTable(knex: Knex): Promise<void> {
 }
 
 /**
- * The access columns (expiration, deletion tombstone, storage quota). Idempotent: part of
+ * The access columns (expiration, deletion tombstone, storage quota, and `version`: core's outbox
+ * seq of the last customer event applied, so a redelivered older one never undoes a newer one).
+ * Idempotent: part of
  * a new replica table, and added to older ones by `tenantAccessMigration`.
  */
 export async function addTenantAccessColumns(knex: Knex): Promise<void> {
@@ -38,10 +40,12 @@ export async function addTenantAccessColumns(knex: Knex): Promise<void> {
     ADD COLUMN IF NOT EXISTS expiration_date timestamptz,
     ADD COLUMN IF NOT EXISTS deleted boolean NOT NULL DEFAULT false,
     ADD COLUMN IF NOT EXISTS storage_size bigint,
-    ADD COLUMN IF NOT EXISTS storage_size_known boolean NOT NULL DEFAULT false`);
+    ADD COLUMN IF NOT EXISTS storage_size_known boolean NOT NULL DEFAULT false,
+    ADD COLUMN IF NOT EXISTS version bigint`);
 }
 
-export async function upsertTenant(trx: Knex | Knex.Transaction, t: TenantFacts): Promise<void> {
+/** `version`: the event's seq (core's outbox sequence), when it carries one. */
+export async function upsertTenant(trx: Knex | Knex.Transaction, t: TenantFacts, version?: number): Promise<void> {
   const row: Record<string, unknown> = {
     customer_id: t.id,
     owner_subreseller_id: t.ownerSubresellerId,
@@ -53,13 +57,14 @@ export async function upsertTenant(trx: Knex | Knex.Transaction, t: TenantFacts)
   if (t.expirationDate !== undefined) row.expiration_date = t.expirationDate === null ? null : new Date(t.expirationDate);
   // Carried (null included: unlimited) is known; absent leaves what the row had.
   if (t.storageSize !== undefined) Object.assign(row, { storage_size: t.storageSize, storage_size_known: true });
+  if (version !== undefined) row.version = version;
   await trx("tenant").insert(row).onConflict("customer_id").merge();
 }
 
 /** A deleted customer stays as a tombstone, so its tokens are refused (an unknown one is let through). */
-export async function markTenantDeleted(trx: Knex | Knex.Transaction, t: TenantFacts): Promise<void> {
+export async function markTenantDeleted(trx: Knex | Knex.Transaction, t: TenantFacts, version?: number): Promise<void> {
   await trx("tenant")
-    .insert({ customer_id: t.id, owner_subreseller_id: null, network_owner: false, restricted: true, deleted: true, updated_at: new Date() })
+    .insert({ customer_id: t.id, owner_subreseller_id: null, network_owner: false, restricted: true, deleted: true, updated_at: new Date(), ...(version !== undefined ? { version } : {}) })
     .onConflict("customer_id")
     .merge();
 }
