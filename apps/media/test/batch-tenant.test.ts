@@ -44,4 +44,16 @@ describe("chunked init: 'tags' follow the tag format", () => {
     expect([res.status, res.body.key]).toEqual([400, "tag.error.invalidFormat"]);
     expect(await lib.knex("upload_session").where({ customer_id: t.id }).count({ n: "*" }).first()).toMatchObject({ n: 0 });
   });
+
+  // Each named file and folder is read and locked in the batch's one transaction: a batch is
+  // bounded (1000, as a page), a larger one is a 400 that says to split it, with nothing changed.
+  it("more than 1000 files and folders in one batch is 400 fileFolder.error.batchTooLarge, nothing moved or removed", async () => {
+    const f = await lib.file(t, { name: "kept.png" });
+    const fileIds = [f.id, ...Array.from({ length: 1000 }, () => crypto.randomUUID())];
+    for (const [path, body] of [["/api/fileFolder/removeBatch", { fileIds, folderIds: [] }], ["/api/fileFolder/moveBatchToFolder", { targetFolder: { id: t.rootId }, fileIds, folderIds: [] }]] as const) {
+      const res = await lib.http.post(path, { token: t.editor.token, body });
+      expect([res.status, res.body.key, res.body.details]).toEqual([400, "fileFolder.error.batchTooLarge", { maxItems: 1000, items: 1001 }]);
+    }
+    expect(await lib.knex("file").where({ id: f.id }).first()).toBeDefined();
+  });
 });

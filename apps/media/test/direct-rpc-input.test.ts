@@ -124,5 +124,11 @@ describe("teamIds of a create", () => {
     const teamIds = Array.from({ length: 70_000 }, () => `${randomUUID()}:false`).join(",");
     expect(await failure(folders.createFileFolder({ parentId: t.rootId, name: "many teams", teamIds }))).toEqual({ code: Code.InvalidArgument, key: "team.error.notFound" });
     expect(await knex()("file_folder").where({ customer_id: t.id, name: "many teams" }).first("id")).toBeUndefined();
+    // Chunked init checks them through the shared team directory (libs/runtime): the same answer.
+    const init = () => uploads.initUpload({ teamIds, upload: { name: "many-teams.png", size: 10n, totalChunks: 1 } });
+    expect(await failure(init())).toEqual({ code: Code.InvalidArgument, key: "team.error.notFound" });
+    // The answer names the first 20 and counts the rest, instead of echoing 70,000 ids.
+    const err = (await init().catch((e: unknown) => ConnectError.from(e))) as ConnectError;
+    expect(err.rawMessage).toMatch(/, and 69980 more$/);
   });
 });

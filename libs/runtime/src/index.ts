@@ -30,6 +30,7 @@ export {
   writeAssignments,
   countsOfTeams,
   resourcesOfTeam,
+  matchesAnyUuid,
 } from "./teams/team-assignment-store.js";
 export { localTeamDirectory, replicaTeamDirectory, type TeamDirectory } from "./teams/team-directory.js";
 export { teamAssignmentService, updateResourceTeams, updateTeamResources, requireWritable, type TeamAssignmentDeps } from "./teams/team-assignment-service.js";

@@ -6,7 +6,7 @@ import type { Knex } from "knex";
 import { applyScope, requireAuth, serviceError, singleTenant, type AuthContext } from "@signage/auth";
 import { TeamSchema, type Team, type TeamService } from "@signage/contracts/signage/core/v1/team_pb";
 import type { TeamAssignmentService } from "@signage/contracts/signage/teams/v1/team_assignments_pb";
-import { listRpc, removeTeamEverywhere, TeamEvent, type Peers, type ServiceName, type TeamResourceTables, missingParameter, requireParameter } from "@signage/runtime";
+import { listRpc, matchesAnyUuid, removeTeamEverywhere, TeamEvent, type Peers, type ServiceName, type TeamResourceTables, missingParameter, requireParameter } from "@signage/runtime";
 import type { IdGenerator } from "@signage/db";
 import type { CoreLogger } from "../deps.js";
 import { teamResource } from "./team-resource.js";
@@ -192,7 +192,8 @@ export function teamService(deps: TeamServiceDeps): ServiceImpl<typeof TeamServi
     async getTeams(req, ctx) {
       const ids = req.teamIds.filter((id) => UUID.test(id));
       if (ids.length === 0) return { teams: [] };
-      const rows = await applyScope(knex("team").whereIn("id", ids), requireAuth(ctx).scope, "customer_id").select("*");
+      // One array parameter: a caller (media's team directory) may ask for more ids than an IN list takes.
+      const rows = await applyScope(knex("team").whereRaw(...matchesAnyUuid("id", ids)), requireAuth(ctx).scope, "customer_id").select("*");
       return { teams: rows.map(toTeam) };
     },
   };

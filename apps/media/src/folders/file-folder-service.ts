@@ -6,7 +6,7 @@ import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import type { FileFolderService } from "@signage/contracts/signage/media/v1/file_folder_pb";
 import type { FileDeps } from "../files/file-deps.js";
 import { createFolder, checkFolderName } from "./folder-create.js";
-import { deleteFolder, removeBatch } from "./folder-delete.js";
+import { batchOf, deleteFolder, removeBatch } from "./folder-delete.js";
 import { listFolders } from "./folder-list.js";
 import { FOLDER_SINGLE_SELECT } from "./file-folder-resource.js";
 import { moveBatch } from "./folder-move.js";
@@ -55,11 +55,10 @@ export function fileFolderService(deps: FileDeps): Partial<ServiceImpl<typeof Fi
       return {};
     },
     async moveBatchToFolder(req, ctx) {
-      const batch = { fileIds: req.batch?.fileIds ?? [], folderIds: req.batch?.folderIds ?? [] };
-      return { folder: await moveBatch(ctx, deps, req.batch?.targetFolder?.id, batch) };
+      return { folder: await moveBatch(ctx, deps, req.batch?.targetFolder?.id, batchOf(req.batch)) };
     },
     async removeBatch(req, ctx) {
-      await removeBatch(ctx, deps, { fileIds: req.batch?.fileIds ?? [], folderIds: req.batch?.folderIds ?? [] }, req.removeFromPlaylists ?? false);
+      await removeBatch(ctx, deps, batchOf(req.batch), req.removeFromPlaylists ?? false);
       return {};
     },
 

@@ -81,6 +81,19 @@ export interface BatchInput {
   folderIds: string[];
 }
 
+/** Files and folders one batch may name: each is read and locked in the batch's one transaction. */
+export const MAX_BATCH_ITEMS = 1000;
+
+/** The batch body of moveBatchToFolder / removeBatch; more than MAX_BATCH_ITEMS ids is a 400 (split it). */
+export function batchOf(body: { fileIds?: string[]; folderIds?: string[] } | undefined): BatchInput {
+  const batch = { fileIds: body?.fileIds ?? [], folderIds: body?.folderIds ?? [] };
+  const items = batch.fileIds.length + batch.folderIds.length;
+  if (items > MAX_BATCH_ITEMS) {
+    throw serviceError(Code.InvalidArgument, "fileFolder.error.batchTooLarge", `A batch names at most ${MAX_BATCH_ITEMS} files and folders (got ${items}); send several batches`, { maxItems: MAX_BATCH_ITEMS, items });
+  }
+  return batch;
+}
+
 /** Every id must name a file/folder of the tenant: one unknown id fails the whole batch (404). */
 export async function removeBatch(ctx: HandlerContext, deps: FileDeps, batch: BatchInput, removeFromPlaylists: boolean): Promise<void> {
   const auth = requireAuth(ctx);

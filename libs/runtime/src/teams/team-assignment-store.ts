@@ -10,6 +10,12 @@ type Db = Knex | Knex.Transaction;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID.test(value);
 
+/**
+ * `column = any($1::uuid[])` for `whereRaw`: one bind parameter however many ids (a direct RPC
+ * caller can send more than the 65535 parameters an IN list may have). Non-UUIDs match nothing.
+ */
+export const matchesAnyUuid = (column: string, ids: readonly string[]): [string, [string, string[]]] => ["?? = any(?::uuid[])", [column, ids.filter(isUuid)]];
+
 export interface ScopedResource {
   id: string;
   customerId: number;
@@ -32,7 +38,7 @@ export async function findResourcesOfTenant(db: Db, table: TeamResourceTable, id
   if (valid.length === 0) return [];
   const idColumn = table.idColumn ?? "id";
   const rows = await db(table.table)
-    .whereIn(idColumn, valid)
+    .whereRaw(...matchesAnyUuid(idColumn, valid))
     .where(table.tenantColumn ?? "customer_id", customerId)
     .select({ id: idColumn });
   return rows.map((r: { id: string }) => r.id);
@@ -46,7 +52,7 @@ export async function assignmentsOfResource(db: Db, resourceId: string): Promise
 export async function assignmentsOfResources(db: Db, resourceIds: readonly string[]): Promise<Map<string, ResourceTeamAssignment[]>> {
   const result = new Map<string, ResourceTeamAssignment[]>(resourceIds.map((id) => [id, []]));
   if (resourceIds.length === 0) return result;
-  const rows = await db("team_assignment").whereIn("resource_id", resourceIds).select("resource_id", "team_id", "read_only");
+  const rows = await db("team_assignment").whereRaw(...matchesAnyUuid("resource_id", resourceIds)).select("resource_id", "team_id", "read_only");
   for (const r of rows as { resource_id: string; team_id: string; read_only: boolean }[]) result.get(r.resource_id)?.push({ teamId: r.team_id, readOnly: r.read_only });
   return result;
 }
@@ -60,7 +66,7 @@ export async function resourcesOfTeam(db: Db, resourceType: string, teamId: stri
 export async function countsOfTeams(db: Db, customerId: number, teamIds: readonly string[]): Promise<{ teamId: string; resourceType: string; count: number }[]> {
   const valid = teamIds.filter(isUuid);
   if (valid.length === 0) return [];
-  const rows = await db("team_assignment").whereIn("team_id", valid).where({ customer_id: customerId }).groupBy("team_id", "resource_type").select("team_id", "resource_type").count({ n: "*" });
+  const rows = await db("team_assignment").whereRaw(...matchesAnyUuid("team_id", valid)).where({ customer_id: customerId }).groupBy("team_id", "resource_type").select("team_id", "resource_type").count({ n: "*" });
   return rows.map((r: any) => ({ teamId: r.team_id, resourceType: r.resource_type, count: Number(r.n) }));
 }
 
@@ -117,7 +123,7 @@ export async function assignOnCreate(
 
 /** For the owning service's delete path (the rows themselves are going away). */
 export async function deleteResourceAssignments(trx: Db, resourceIds: readonly string[]): Promise<void> {
-  if (resourceIds.length > 0) await trx("team_assignment").whereIn("resource_id", [...resourceIds]).delete();
+  if (resourceIds.length > 0) await trx("team_assignment").whereRaw(...matchesAnyUuid("resource_id", resourceIds)).delete();
 }
 
 /**

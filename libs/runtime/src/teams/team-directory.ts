@@ -6,7 +6,7 @@ import type { Knex } from "knex";
 import { serviceError } from "@signage/auth";
 import { TeamService } from "@signage/contracts/signage/core/v1/team_pb";
 import { onBehalfOf, type Peers } from "../peers/peers.js";
-import { isUuid } from "./team-assignment-store.js";
+import { isUuid, matchesAnyUuid } from "./team-assignment-store.js";
 
 export interface TeamDirectory {
   /** Throws 400 `team.error.notFound` naming the ids that are no team of the customer. */
@@ -16,12 +16,17 @@ export interface TeamDirectory {
 async function knownTeams(knex: Knex | Knex.Transaction, customerId: number, ids: readonly string[]): Promise<Set<string>> {
   const valid = ids.filter(isUuid);
   if (valid.length === 0) return new Set();
-  const rows = await knex("team").whereIn("id", valid).where({ customer_id: customerId }).select("id");
+  const rows = await knex("team").whereRaw(...matchesAnyUuid("id", valid)).where({ customer_id: customerId }).select("id");
   return new Set(rows.map((r: { id: string }) => r.id));
 }
 
+/** Named in the message and details at most: a request naming thousands of unknown ids gets a short answer. */
+const NAMED_AT_MOST = 20;
+
 function unknownTeams(ids: readonly string[]) {
-  return serviceError(Code.InvalidArgument, "team.error.notFound", `Unknown team id(s): ${ids.join(", ")}`, { teamIds: [...ids] });
+  const named = ids.slice(0, NAMED_AT_MOST);
+  const more = ids.length > named.length ? `, and ${ids.length - named.length} more` : "";
+  return serviceError(Code.InvalidArgument, "team.error.notFound", `Unknown team id(s): ${named.join(", ")}${more}`, { teamIds: named, count: ids.length });
 }
 
 /** Core: its own `team` table is the truth. */
