@@ -385,6 +385,21 @@ describe("the server's fast path", () => {
     expect(JSON.parse(res.body)).toMatchObject({ code: "invalid_argument" });
   });
 
+  // connect-node would read up to 4 GiB per message: a service caps what one call may make it
+  // buffer, on the fast path and on connect-node's (gRPC) alike, and keeps serving.
+  it("refuses a request message over readMaxBytes with resource_exhausted on Connect and gRPC, and keeps serving", async () => {
+    const small = createService({ name: "small", logger: memoryLogger().logger, register: registerEcho({}), readMaxBytes: 1024 });
+    const { url: smallUrl } = await small.listen({ host: "127.0.0.1", port: 0 });
+    try {
+      const big = "x".repeat(5000);
+      await expect(createClient(ProbeService, platformClient(smallUrl)).public({ text: big })).rejects.toMatchObject({ code: Code.ResourceExhausted, rawMessage: expect.stringContaining("readMaxBytes 1024") });
+      await expect(createClient(ProbeService, createGrpcTransport({ baseUrl: smallUrl })).public({ text: big })).rejects.toMatchObject({ code: Code.ResourceExhausted });
+      expect((await createClient(ProbeService, platformClient(smallUrl)).public({ text: "small" })).text).toBe("echo: small");
+    } finally {
+      await small.close({ timeoutMs: 1000 });
+    }
+  });
+
   it("ends a call whose answer node refuses to write (a connection-specific header in HTTP/2) in an error, and keeps serving", async () => {
     const odd = createService({
       name: "odd",
@@ -448,6 +463,7 @@ describe("withConnectUnaryFastPath", () => {
       routes: recordRoutes(registerEcho({})),
       interceptors: [],
       shutdownSignal: new AbortController().signal,
+      readMaxBytes: 1024 * 1024,
       fallback: (req, res) => {
         fellBack.push(String(req.headers["content-type"]));
         res.writeHead(418);

@@ -14,6 +14,8 @@ export interface UnaryFastPathOptions {
   shutdownSignal: AbortSignal;
   /** connect-node's handler: everything the fast path does not take. */
   fallback: NodeHandler;
+  /** Largest request message read (connect-node's `readMaxBytes` for the fallback): a larger one is ResourceExhausted, never buffered. */
+  readMaxBytes: number;
 }
 
 /**
@@ -25,13 +27,13 @@ export interface UnaryFastPathOptions {
  * its protocol helpers. gRPC, gRPC-Web, JSON, GET, compressed bodies, streaming methods and
  * methods registered with handler options of their own go to `fallback`.
  */
-export function withConnectUnaryFastPath({ routes, interceptors, shutdownSignal, fallback }: UnaryFastPathOptions): NodeHandler {
+export function withConnectUnaryFastPath({ routes, interceptors, shutdownSignal, fallback, readMaxBytes }: UnaryFastPathOptions): NodeHandler {
   const unary = new Map<string, MethodImplSpec>();
   for (const [path, spec] of routes.specs) if (spec.kind === "unary" && !routes.withOptions.has(path)) unary.set(`/${path}`, spec);
   return (req, res) => {
     const spec = req.httpVersionMajor === 2 && req.method === "POST" ? unary.get(req.url ?? "") : undefined;
     if (!spec || !isBinaryIdentityBody(req.headers)) return fallback(req, res);
-    serveUnary(spec, interceptors, shutdownSignal, req as http2.Http2ServerRequest, res as http2.Http2ServerResponse);
+    serveUnary(spec, interceptors, shutdownSignal, readMaxBytes, req as http2.Http2ServerRequest, res as http2.Http2ServerResponse);
   };
 }
 
@@ -40,20 +42,28 @@ function isBinaryIdentityBody(headers: http2.IncomingHttpHeaders): boolean {
   return headers["content-type"] === "application/proto" && (encoding === undefined || encoding === "identity");
 }
 
-function serveUnary(spec: MethodImplSpec, interceptors: readonly Interceptor[], shutdownSignal: AbortSignal, req: http2.Http2ServerRequest, res: http2.Http2ServerResponse): void {
-  const chunks: Buffer[] = [];
-  req.on("data", (chunk: Buffer) => chunks.push(chunk));
+function serveUnary(spec: MethodImplSpec, interceptors: readonly Interceptor[], shutdownSignal: AbortSignal, readMaxBytes: number, req: http2.Http2ServerRequest, res: http2.Http2ServerResponse): void {
+  let chunks: Buffer[] = [];
+  let received = 0;
+  req.on("data", (chunk: Buffer) => {
+    received += chunk.length;
+    // Past the limit the rest is read and dropped (memory stays flat); the answer is the error.
+    if (received > readMaxBytes) chunks = [];
+    else chunks.push(chunk);
+  });
   req.once("end", () => {
     // A stream the client reset also ends its request: nobody is left to answer.
     if (res.stream.destroyed || res.stream.rstCode) return;
-    answer(spec, interceptors, shutdownSignal, req, res, Buffer.concat(chunks)).catch(() => {
+    const body = received > readMaxBytes ? new ConnectError(`message size ${received} is larger than configured readMaxBytes ${readMaxBytes}`, Code.ResourceExhausted) : Buffer.concat(chunks);
+    answer(spec, interceptors, shutdownSignal, req, res, body).catch(() => {
       // Only writing the answer can fail here (e.g. a header node refuses): the stream ends in error.
       if (!res.stream.closed) res.stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
     });
   });
 }
 
-async function answer(spec: MethodImplSpec, interceptors: readonly Interceptor[], shutdownSignal: AbortSignal, req: http2.Http2ServerRequest, res: http2.Http2ServerResponse, body: Buffer): Promise<void> {
+/** `body`: the request message's bytes, or the error reading them ended in (answered as any failed call). */
+async function answer(spec: MethodImplSpec, interceptors: readonly Interceptor[], shutdownSignal: AbortSignal, req: http2.Http2ServerRequest, res: http2.Http2ServerResponse, body: Buffer | ConnectError): Promise<void> {
   // The handler's signal: the client going away, the deadline, or a forced shutdown.
   const controller = new AbortController();
   const abort = (reason: unknown) => {
@@ -79,6 +89,7 @@ async function answer(spec: MethodImplSpec, interceptors: readonly Interceptor[]
   const responseTrailer = new Headers();
   try {
     if (timeout.error) throw timeout.error;
+    if (body instanceof ConnectError) throw body;
     const request = {
       stream: false,
       service: spec.method.parent,

@@ -27,6 +27,11 @@ export interface ServiceOptions {
   errorMappers?: Interceptor[];
   /** Drives grpc.health.v1.Health/Check; defaults to always ready. */
   readiness?: Readiness;
+  /**
+   * Largest request message a call may send (each message of a stream); a larger one is
+   * ResourceExhausted before it is buffered. Default DEFAULT_READ_MAX_BYTES.
+   */
+  readMaxBytes?: number;
   /** Default drain budget for close(); usually SHUTDOWN_TIMEOUT_MS. */
   shutdownTimeoutMs?: number;
   /** HTTP/2 connections get GOAWAY after about this long (±10%), so clients rebalance; 0 or unset: never. */
@@ -46,8 +51,15 @@ export interface Service {
   close(options?: { timeoutMs?: number }): Promise<void>;
 }
 
+/**
+ * connect-node reads messages up to 4 GiB by default: one caller could make a service buffer
+ * that much. The largest our contracts need is a chunk of a streamed upload or a 2 MiB profile
+ * picture; the gateway caps JSON bodies at 5 MiB.
+ */
+export const DEFAULT_READ_MAX_BYTES = 32 * 1024 * 1024;
+
 export function createService(options: ServiceOptions): Service {
-  const { name, logger, register, interceptors = [], errorMappers = [], readiness = () => true, shutdownTimeoutMs = 10_000, maxConnectionAgeMs } = options;
+  const { name, logger, register, interceptors = [], errorMappers = [], readiness = () => true, shutdownTimeoutMs = 10_000, maxConnectionAgeMs, readMaxBytes = DEFAULT_READ_MAX_BYTES } = options;
   let draining = false;
   // Aborts every handler's signal when the drain budget runs out (streams, long polls).
   const shutdown = new AbortController();
@@ -74,7 +86,8 @@ export function createService(options: ServiceOptions): Service {
     routes: recorded,
     interceptors: allInterceptors,
     shutdownSignal: shutdown.signal,
-    fallback: connectNodeAdapter({ routes: recorded.replay, interceptors: allInterceptors, shutdownSignal: shutdown.signal }),
+    readMaxBytes,
+    fallback: connectNodeAdapter({ routes: recorded.replay, interceptors: allInterceptors, shutdownSignal: shutdown.signal, readMaxBytes }),
   });
   const server = createDrainableServer(handler, { maxConnectionAgeMs });
   let closing: Promise<void> | undefined;
