@@ -2,11 +2,10 @@
 // REST edge): enum numbers the contract does not define and over-long names are 400, never
 // silently replaced by a default or stored.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Code, ConnectError, createClient, type Client, type Interceptor } from "@connectrpc/connect";
-import { readErrorDetail } from "@signage/auth";
-import { createInMemoryTransport } from "@signage/platform";
+import { Code, createClient, type Client } from "@connectrpc/connect";
 import { CustomAppService, type CustomAppOwnershipType, type CustomAppType, type CustomAppWidgetCategory } from "@signage/contracts/signage/media/v1/custom_app_pb";
 import { startCustomAppsPlatform, type CustomAppsPlatform } from "./support/custom-apps-platform.js";
+import { failureOf, mediaWireTransport } from "./support/direct-rpc.js";
 
 let env: CustomAppsPlatform;
 let apps: Client<typeof CustomAppService>;
@@ -16,21 +15,11 @@ beforeAll(async () => {
   env = await startCustomAppsPlatform();
   const tenant = await env.tenant();
   customerId = BigInt(tenant.customerId);
-  const media = env.platform.running.find((m) => m.name === "media")!;
-  const withToken: Interceptor = (next) => (req) => {
-    req.header.set("authorization", `Bearer ${tenant.owner.token}`);
-    return next(req);
-  };
-  // "wire": messages serialized as over the network.
-  apps = createClient(CustomAppService, createInMemoryTransport(media.service.routes, { interceptors: media.service.interceptors, clientInterceptors: [withToken], mode: "wire" }));
+  apps = createClient(CustomAppService, mediaWireTransport(env.platform, tenant.owner.token));
 }, 60_000);
 afterAll(() => env?.close());
 
-async function failure(p: Promise<unknown>) {
-  const err = await p.then(() => undefined, (e) => ConnectError.from(e));
-  if (!err) throw new Error("expected a failure");
-  return { code: err.code, key: readErrorDetail(err)?.key };
-}
+const failure = failureOf;
 const invalid = { code: Code.InvalidArgument, key: "customApp.error.invalidValue" };
 const count = async () => (await apps.listMyApps({ query: { size: 1 } })).page!.totalElements;
 

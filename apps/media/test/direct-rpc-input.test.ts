@@ -5,9 +5,7 @@
 // or a 500, and nothing is written.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Code, ConnectError, createClient, type Client, type Interceptor, type Transport } from "@connectrpc/connect";
-import { readErrorDetail } from "@signage/auth";
-import { createInMemoryTransport } from "@signage/platform";
+import { Code, ConnectError, createClient, type Client, type Transport } from "@connectrpc/connect";
 import { eventually } from "@signage/testing";
 import { FileService, type TeamAssignmentMode } from "@signage/contracts/signage/media/v1/file_pb";
 import { FileFolderService, type SyncMode } from "@signage/contracts/signage/media/v1/file_folder_pb";
@@ -15,6 +13,7 @@ import { FileUploadService, type UploadFilesRequest } from "@signage/contracts/s
 import { StorageUsageService } from "@signage/contracts/signage/media/v1/storage_usage_pb";
 import { insertFile } from "../src/files/file-repository.js";
 import { png, startUploadPlatform, type UploadTenant } from "./uploads-support.js";
+import { failureOf, mediaWireTransport } from "./support/direct-rpc.js";
 
 let env: Awaited<ReturnType<typeof startUploadPlatform>>;
 let t: UploadTenant;
@@ -26,26 +25,14 @@ let uploads: Client<typeof FileUploadService>;
 beforeAll(async () => {
   env = await startUploadPlatform("media_direct_rpc_input");
   t = await env.tenant();
-  const media = env.platform.running.find((m) => m.name === "media")!;
-  transportFor = (token) => {
-    const withToken: Interceptor = (next) => (req) => {
-      req.header.set("authorization", `Bearer ${token}`);
-      return next(req);
-    };
-    // "wire": messages serialized as over the network.
-    return createInMemoryTransport(media.service.routes, { interceptors: media.service.interceptors, clientInterceptors: [withToken], mode: "wire" });
-  };
+  transportFor = (token) => mediaWireTransport(env.platform, token);
   files = createClient(FileService, transportFor(t.owner.token));
   folders = createClient(FileFolderService, transportFor(t.owner.token));
   uploads = createClient(FileUploadService, transportFor(t.owner.token));
 }, 60_000);
 afterAll(() => env?.close());
 
-async function failure(p: Promise<unknown>) {
-  const err = await p.then(() => undefined, (e) => ConnectError.from(e));
-  if (!err) throw new Error("expected a failure");
-  return { code: err.code, key: readErrorDetail(err)?.key };
-}
+const failure = failureOf;
 
 const knex = () => env.platform.knexOf("media");
 const newFile = (name: string) => insertFile(knex(), { customerId: t.id, name, contentType: "image/png", size: 10, fileFolderId: t.rootId });
