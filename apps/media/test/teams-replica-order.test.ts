@@ -65,6 +65,16 @@ describe("team replica: a redelivered older event never undoes a newer one", () 
     expect(await media()("team_user").where({ user_id: userId })).toEqual([]);
   });
 
+  it("an older user.teams.changed retried after a team's deletion does not bring back a membership of that team", async () => {
+    const [userId, kept, deletedTeam] = [randomUUID(), randomUUID(), randomUUID()];
+    const [keptCreated, deletedCreated, teamsChange, deletion] = [seq(), seq(), seq(), seq()];
+    await deliver(TeamEvent.created, { id: kept, customerId, name: "Kept" }, keptCreated);
+    await deliver(TeamEvent.created, { id: deletedTeam, customerId, name: "Deleted" }, deletedCreated);
+    await deliver(TeamEvent.deleted, { id: deletedTeam, customerId, name: "Deleted" }, deletion);
+    await deliver(TeamEvent.userTeamsChanged, { userId, customerId, teams: [{ teamId: kept, readOnly: false }, { teamId: deletedTeam, readOnly: false }] }, teamsChange);
+    expect(await media()("team_membership").where({ user_id: userId }).select("team_id")).toEqual([{ team_id: kept }]);
+  });
+
   it("after customer.deleted, an older event of that customer creates nothing", async () => {
     const gone = 987_000_001;
     const team = randomUUID();

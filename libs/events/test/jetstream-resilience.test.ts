@@ -40,6 +40,25 @@ describe("jetstream resilience", () => {
     expect(info.num_ack_pending).toBe(0);
   }, 30_000);
 
+  // Subscribers sharing a consumer split the work: one busy subscriber must not pull a backlog it
+  // cannot run (held in memory, out of reach of idle replicas). It holds at most one ahead.
+  it("a busy subscriber holds at most its concurrency plus one message; the rest stay with the server", async () => {
+    const w = await world(5_000);
+    const bus = await w.bus();
+    for (let i = 0; i < 20; i++) await bus.publish({ type: "a.b", customerId: 1, data: i });
+    let runs = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    await bus.subscribe({ consumer: "backlog", types: ["a.b"], startFrom: "all", handler: async () => { runs++; await gate; } });
+    await waitFor(() => runs === 1, "first run");
+    await sleep(500);
+    const info = await w.jsm.consumers.info(w.streamName, "backlog");
+    expect(info.num_ack_pending).toBeLessThanOrEqual(2);
+    expect(info.num_pending).toBeGreaterThanOrEqual(18);
+    release();
+    await waitFor(() => runs === 20, "all runs", 15_000);
+  }, 30_000);
+
   it("a handler slower than the ack wait runs once (kept alive), not once per ack wait", async () => {
     const w = await world(1_000);
     const bus = await w.bus();

@@ -60,6 +60,16 @@ describe("service errors echoing large inputs", () => {
     expect(details.n).toBe(1);
   });
 
+  // The cut never splits a surrogate pair: gRPC percent-encodes grpc-message, and a lone surrogate
+  // made that throw (the caller got Internal again). Here an emoji straddles the 1024th character.
+  it("grpc: an error cut inside an emoji still reaches the caller as NotFound", async () => {
+    const probe = createClient(ProbeService, createServiceTransport({ baseUrl: url, protocol: "grpc" }));
+    const text = `${"x".repeat(1024 - "thing '".length - 1)}${"😀".repeat(1000)}`;
+    const err = ConnectError.from(await probe.public({ text }).catch((e: unknown) => e));
+    expect(err.code).toBe(Code.NotFound);
+    expect(err.rawMessage).toMatch(/x… \(\d+ more characters\)$/);
+  });
+
   it("short errors are passed on as they are", async () => {
     const probe = createClient(ProbeService, createServiceTransport({ baseUrl: url, protocol: "grpc" }));
     const err = ConnectError.from(await probe.public({ text: "abc" }).catch((e: unknown) => e));

@@ -24,9 +24,10 @@ export function keepAliveInterval(ackWaitMs: number): number {
  * sharing a consumer split the work instead of one hoarding a batch.
  *
  * The client still receives a message or so ahead of a free slot (the pull is
- * refilled on receipt, not on completion). Every message is therefore kept
- * alive (`working()`) from the moment it arrives until it is settled: a message
- * that waited in the buffer behind a slow handler must not outlive its ack wait,
+ * refilled on receipt, not on completion; the loop waits for a slot before asking
+ * for more). Every message is therefore kept alive (`working()`) from the moment
+ * it arrives until it is settled: a message that waited behind a slow handler
+ * must not outlive its ack wait,
  * or the server would redeliver it while this client still holds it (duplicate
  * processing, and one more delivery counted towards maxDeliver).
  */
@@ -62,6 +63,10 @@ export async function startPullLoop(o: PullLoopOptions): Promise<Subscription> {
       const keepAlive = setInterval(() => msg.working(), every);
       waiting.push({ msg, keepAlive });
       pump();
+      // Backpressure: the next pull goes out only when the iterator is asked again, so wait
+      // for a free slot first. At most one message is held ahead of the handlers (kept alive
+      // above); the rest stay with the server, for whichever subscriber is free.
+      while (waiting.length > 0 && !stopping) await Promise.race(inflight);
     }
   })()
     .catch((err) => o.logger.error({ err, consumer: o.consumer }, "consume loop ended with an error"))

@@ -24,7 +24,11 @@ function bounded(err: ConnectError): ConnectError {
   const cut = (text: string): string => {
     if (text.length <= MAX_ERROR_TEXT) return text;
     changed = true;
-    return `${text.slice(0, MAX_ERROR_TEXT)}… (${text.length - MAX_ERROR_TEXT} more characters)`;
+    // Never between the halves of a surrogate pair: a lone surrogate makes gRPC's
+    // percent-encoding of grpc-message throw, and the caller would get Internal again.
+    const high = text.charCodeAt(MAX_ERROR_TEXT - 1);
+    const end = high >= 0xd800 && high <= 0xdbff ? MAX_ERROR_TEXT - 1 : MAX_ERROR_TEXT;
+    return `${text.slice(0, end)}… (${text.length - end} more characters)`;
   };
   const cutDeep = (value: unknown): unknown => {
     if (typeof value === "string") return cut(value);

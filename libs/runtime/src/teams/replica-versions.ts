@@ -35,7 +35,11 @@ export const customerKey = (customerId: number) => `customer:${customerId}`;
  */
 export async function isStale(trx: Knex.Transaction, change: VersionedChange, seq: number): Promise<boolean> {
   const keys = [...new Set(change.keys)].sort();
-  for (const key of keys) await trx.raw("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [`${TABLE}:${key}`]);
+  const customer = customerKey(change.customerId);
+  // The customer's key first, always (one lock order): its deletion takes it exclusively, every
+  // other event of the customer shared, so an event never commits rows past a concurrent deletion.
+  await trx.raw(`SELECT pg_advisory_xact_lock${keys.includes(customer) ? "" : "_shared"}(hashtextextended(?, 0))`, [`${TABLE}:${customer}`]);
+  for (const key of keys) if (key !== customer) await trx.raw("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [`${TABLE}:${key}`]);
   const known: { key: string; version: string | number }[] = await trx(TABLE)
     .whereRaw("key = any(?)", [[...keys, customerKey(change.customerId)]])
     .select("key", "version");
@@ -51,4 +55,14 @@ export async function isStale(trx: Knex.Transaction, change: VersionedChange, se
 /** After a customer's deletion: its per-thing versions go, its own key stays as the tombstone. */
 export async function forgetCustomerVersions(trx: Knex.Transaction, customerId: number): Promise<void> {
   await trx(TABLE).where({ customer_id: customerId }).whereNot({ key: customerKey(customerId) }).delete();
+}
+
+/** Of `teamIds`, those the replica saw and no longer has: deleted (their version stays as the tombstone). */
+export async function deletedTeams(trx: Knex.Transaction, teamIds: readonly string[]): Promise<Set<string>> {
+  if (teamIds.length === 0) return new Set();
+  const seen: { key: string }[] = await trx(TABLE).whereRaw("key = any(?)", [teamIds.map((id) => `team:${id}`)]).select("key");
+  if (seen.length === 0) return new Set();
+  const present: { id: string }[] = await trx("team").whereRaw("id::text = any(?)", [[...teamIds]]).select("id");
+  const kept = new Set(present.map((row) => row.id));
+  return new Set(seen.map((row) => row.key.slice("team:".length)).filter((id) => !kept.has(id)));
 }

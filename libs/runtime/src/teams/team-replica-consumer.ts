@@ -7,7 +7,7 @@ import { TeamEvent, TEAM_EVENT_TYPES, type TeamEventData, type TeamSettingsChang
 import { settingsToRow } from "./team-facts.js";
 import { removeTeamEverywhere } from "./team-assignment-store.js";
 import type { TeamResourceTable, TeamResourceTables } from "./team-resource-tables.js";
-import { customerKey, forgetCustomerVersions, isStale, type VersionedChange } from "./replica-versions.js";
+import { customerKey, deletedTeams, forgetCustomerVersions, isStale, type VersionedChange } from "./replica-versions.js";
 
 export interface TeamReplicaOptions {
   /** The service's team-enabled tables (team.deleted clears their team_ids). */
@@ -97,8 +97,11 @@ export async function applyTeamEvent(trx: Knex.Transaction, options: TeamReplica
     case TeamEvent.userTeamsChanged: {
       const change = data as UserTeamsChangedData;
       await trx("team_membership").where({ user_id: change.userId }).delete();
-      if (change.teams.length > 0) {
-        await trx("team_membership").insert(change.teams.map((t) => ({ user_id: change.userId, team_id: t.teamId, read_only: t.readOnly, customer_id: change.customerId })));
+      // An older change retried after a team's deletion must not bring back a membership of it.
+      const gone = await deletedTeams(trx, change.teams.map((t) => t.teamId));
+      const teams = change.teams.filter((t) => !gone.has(t.teamId));
+      if (teams.length > 0) {
+        await trx("team_membership").insert(teams.map((t) => ({ user_id: change.userId, team_id: t.teamId, read_only: t.readOnly, customer_id: change.customerId })));
       }
       return;
     }
