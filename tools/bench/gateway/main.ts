@@ -17,6 +17,7 @@ import { allFiles } from "@signage/contracts";
 import { coreModule } from "@signage/core";
 import { createCustomer, createHttpClient, createUser } from "@signage/testing";
 import { load, loadInterleaved } from "./load.js";
+import { cpuSeconds, postgresCpuSeconds } from "../support/process-cpu.js";
 import { measureBreakdown, printBreakdown } from "./breakdown.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 10);
@@ -94,12 +95,16 @@ await load(`${bareCachedServer.url}/api/v2/user/me`, headerSets, 2, CONNECTIONS)
 await load(`${gateway.url}/api/v2/user/me`, headerSets, 2, CONNECTIONS);
 await load(`${embedded.url}/api/v2/user/me`, headerSets, 2, CONNECTIONS);
 // Alternating rounds: a change in machine speed during the run hits every path alike.
+// CPU per request in each process: the bench process (bare servers, both gateways, the in-process
+// core), the core process of the h2c path, and PostgreSQL.
+const cpu = { "bench process": () => cpuSeconds(process.pid), "core process": () => cpuSeconds(coreProcess.pid!), postgres: postgresCpuSeconds };
 const [baseline, baselineCached, viaGateway, viaEmbedded] = await loadInterleaved(
   [bareServer.url, bareCachedServer.url, gateway.url, embedded.url].map((base) => `${base}/api/v2/user/me`),
   headerSets,
   SECONDS,
   CONNECTIONS,
   ROUNDS,
+  cpu,
 );
 
 const row = (name: string, r: typeof baseline) =>
@@ -109,6 +114,10 @@ console.log(row("bare Koa + signature check (baseline A)", baseline));
 console.log(row("bare Koa + cached verifier (baseline B)", baselineCached));
 console.log(row("gateway -> h2c -> core (own process)", viaGateway));
 console.log(row("gateway -> in-memory -> core", viaEmbedded));
+console.log("CPU per request (us), by process:");
+for (const [name, r] of [["baseline A", baseline], ["baseline B", baselineCached], ["gateway -> h2c -> core", viaGateway], ["gateway -> in-memory -> core", viaEmbedded]] as const) {
+  console.log(`  ${name.padEnd(30)} ${Object.entries(r.cpuUsPerRequest).map(([p, us]) => `${p} ${us.toFixed(0)}`).join("   ")}`);
+}
 for (const [baseName, base] of [["A", baseline], ["B", baselineCached]] as const) {
   for (const [name, r] of [["network hop", viaGateway], ["in-memory", viaEmbedded]] as const) {
     const throughput = r.requestsPerSecond / base.requestsPerSecond;

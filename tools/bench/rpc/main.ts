@@ -7,23 +7,18 @@
 // Prints calls/s and CPU per call on each side, and each pair's ratio to the floor, at one
 // call in flight and at BENCH_RPC_CONCURRENCY (32). Pairs alternate in short rounds.
 import { fork } from "node:child_process";
-import { readFileSync } from "node:fs";
 import * as http2 from "node:http2";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { ProbeService } from "@signage/contracts/signage/testing/v1/probe_pb";
 import { createServiceTransport } from "@signage/platform";
 import type { ServerPorts } from "./servers.js";
+import { cpuSeconds } from "../support/process-cpu.js";
 
 const SECONDS = Number(process.env.BENCH_RPC_SECONDS || 3);
 const ROUNDS = Number(process.env.BENCH_RPC_ROUNDS || 3);
 const CONCURRENCY = Number(process.env.BENCH_RPC_CONCURRENCY || 32);
 
-/** CPU seconds (user + system) a process has used, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 type Call = () => Promise<unknown>;
 
