@@ -50,12 +50,16 @@ describe("jetstream resilience", () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     await bus.subscribe({ consumer: "backlog", types: ["a.b"], startFrom: "all", handler: async () => { runs++; await gate; } });
-    await waitFor(() => runs === 1, "first run");
-    await sleep(500);
-    const info = await w.jsm.consumers.info(w.streamName, "backlog");
-    expect(info.num_ack_pending).toBeLessThanOrEqual(2);
-    expect(info.num_pending).toBeGreaterThanOrEqual(18);
-    release();
+    try {
+      await waitFor(() => runs === 1, "first run");
+      await sleep(500);
+      const info = await w.jsm.consumers.info(w.streamName, "backlog");
+      expect(info.num_ack_pending).toBeLessThanOrEqual(2);
+      expect(info.num_pending).toBeGreaterThanOrEqual(18);
+    } finally {
+      // Also on failure: closing the bus waits for the handlers, and the stream must be disposed.
+      release();
+    }
     await waitFor(() => runs === 20, "all runs", 15_000);
   }, 30_000);
 

@@ -22,12 +22,17 @@ afterAll(async () => {
 describe("isStale", () => {
   it("an older event of a customer waits for its concurrent deletion, then is stale", async () => {
     const deletion = await knex.transaction();
-    expect(await isStale(deletion, { customerId: 7, keys: ["customer:7"] }, 100)).toBe(false);
-    let settled = false;
-    const teamEvent = knex.transaction((trx) => isStale(trx, { customerId: 7, keys: ["team:a"] }, 50)).finally(() => (settled = true));
-    await new Promise((r) => setTimeout(r, 300));
-    expect(settled).toBe(false);
-    await deletion.commit();
+    let teamEvent: Promise<boolean> | undefined;
+    try {
+      expect(await isStale(deletion, { customerId: 7, keys: ["customer:7"] }, 100)).toBe(false);
+      let settled = false;
+      teamEvent = knex.transaction((trx) => isStale(trx, { customerId: 7, keys: ["team:a"] }, 50)).finally(() => (settled = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(settled).toBe(false);
+    } finally {
+      // Also on failure: an open transaction would keep the test database from being dropped.
+      await deletion.commit();
+    }
     expect(await teamEvent).toBe(true);
   });
 
