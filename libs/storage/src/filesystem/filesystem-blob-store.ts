@@ -3,7 +3,8 @@
 // blob. Multipart uploads keep their parts under `root/.multipart/<id>/`;
 // completing one adopts the part files as the blob (composed-blobs.ts).
 // Presigned URLs point at our own gateway and carry an HMAC signature.
-import { createReadStream, createWriteStream } from "node:fs";
+import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
+import { once } from "node:events";
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { randomUUID } from "node:crypto";
 import { dirname, join } from "node:path";
@@ -78,15 +79,19 @@ export function createFilesystemBlobStore(options: FilesystemBlobStoreOptions): 
     await mkdir(tmpDir, { recursive: true });
     const tmp = join(tmpDir, randomUUID());
     const counter = new ByteCounter(maxSize, exactSize);
+    let out: WriteStream | undefined;
     try {
       const source = body instanceof Uint8Array ? Readable.from([body]) : body;
-      const out = createWriteStream(tmp, { highWaterMark: 1024 * 1024 });
+      out = createWriteStream(tmp, { highWaterMark: 1024 * 1024 });
       await pipeline(source, counter, out);
       if (fsync) await syncFile(tmp);
       await mkdir(dirname(target), { recursive: true });
       await rename(tmp, target);
       return counter.bytes;
     } catch (err) {
+      // A write stream destroyed while its file was still being opened creates the file after
+      // all: remove it only once the stream has closed, or a failed write leaves a temp file.
+      if (out && !out.closed) await once(out, "close").catch(() => undefined);
       await rm(tmp, { force: true });
       throw err;
     }
