@@ -10,6 +10,7 @@ import { allFiles } from "@signage/contracts";
 import { ErrorDetailSchema } from "@signage/contracts/signage/common/v1/error_pb";
 import { BlobAccessService } from "@signage/contracts/signage/media/v1/upload_pb";
 import { createGateway, upstreamsByPackage } from "../src/index.js";
+import { rangedHead, rangeStart } from "./support/ranged-blob.js";
 
 const BLOB = Buffer.from("0123456789abcdefghij");
 const ETAG = '"v1"';
@@ -22,29 +23,14 @@ const transport = createRouterTransport((router) => {
     },
     async *getPresignedBlob(req) {
       seen.ranges.push(req.range);
-      const m = /^bytes=(\d+)-(\d*)$/.exec(req.range ?? "");
-      const start = m ? Number(m[1]) : 0;
-      if (start >= BLOB.length) {
+      if (rangeStart(req.range) >= BLOB.length) {
         throw new ConnectError(`Range not satisfiable (size ${BLOB.length})`, Code.OutOfRange, undefined, [
           { desc: ErrorDetailSchema, value: create(ErrorDetailSchema, { key: "storage.error.rangeNotSatisfiable", details: { size: BLOB.length } }) },
         ]);
       }
-      const end = m && m[2] ? Math.min(Number(m[2]), BLOB.length - 1) : BLOB.length - 1;
+      const { start, end, head } = rangedHead(BLOB, req.range, { contentType: "image/png", filename: "", headers: { etag: ETAG } });
       try {
-        yield {
-          body: {
-            kind: {
-              case: "head",
-              value: {
-                status: m ? 206 : 200,
-                contentType: "image/png",
-                filename: "",
-                size: BigInt(end - start + 1),
-                headers: { "accept-ranges": "bytes", etag: ETAG, ...(m ? { "content-range": `bytes ${start}-${end}/${BLOB.length}` } : {}) },
-              },
-            },
-          },
-        };
+        yield head;
         yield { body: { kind: { case: "chunk", value: BLOB.subarray(start, end + 1) } } };
       } finally {
         seen.closed++;

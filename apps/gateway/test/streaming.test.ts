@@ -15,6 +15,7 @@ import { ErrorDetailSchema } from "@signage/contracts/signage/common/v1/error_pb
 import { BlobAccessService } from "@signage/contracts/signage/media/v1/upload_pb";
 import { createLogger, createService, createServiceTransport } from "@signage/platform";
 import { createGateway, upstreamsByPackage } from "../src/index.js";
+import { rangedHead } from "./support/ranged-blob.js";
 
 const loggedErrors: unknown[] = [];
 const silent = { info() {}, warn() {}, error: (...args: unknown[]) => void loggedErrors.push(args) };
@@ -63,24 +64,10 @@ function register(router: ConnectRouter) {
     },
     async *getPresignedBlob(req) {
       if (req.blob === "missing") throw new ConnectError("no such blob", Code.NotFound);
-      const m = /^bytes=(\d+)-(\d*)$/.exec(req.range ?? "");
-      const start = m ? Number(m[1]) : 0;
-      const end = m && m[2] ? Number(m[2]) : BLOB.length - 1;
-      yield {
-        body: {
-          kind: {
-            case: "head",
-            value: {
-              status: m ? 206 : 200,
-              contentType: req.contentType ?? "application/octet-stream",
-              filename: req.filename ?? "",
-              size: BigInt(end - start + 1),
-              // The service picks the disposition type (blob "attachment" here stands for a package download).
-              headers: { "accept-ranges": "bytes", ...(m ? { "content-range": `bytes ${start}-${end}/${BLOB.length}` } : {}), ...(req.blob === "attachment" ? { "content-disposition": "attachment" } : {}) },
-            },
-          },
-        },
-      };
+      // The service picks the disposition type (blob "attachment" here stands for a package download).
+      const disposition: Record<string, string> = req.blob === "attachment" ? { "content-disposition": "attachment" } : {};
+      const { start, end, head } = rangedHead(BLOB, req.range, { contentType: req.contentType ?? "application/octet-stream", filename: req.filename ?? "", headers: disposition });
+      yield head;
       for (let at = start; at <= end; at += 100_000) {
         yield { body: { kind: { case: "chunk", value: BLOB.subarray(at, Math.min(end + 1, at + 100_000)) } } };
       }
