@@ -38,3 +38,4 @@ export { subscribeTeamReplica, applyTeamEvent, type TeamReplicaOptions } from ".
 export { createWakeSignal, schedulePeriodicJob, type PeriodicJob, type PeriodicJobOptions, type WakeSignal, type WakeSource } from "./periodic-job.js";
 export { missingParameter, requireParameter } from "./errors/required-parameter.js";
 export { FILE_KINDS, type FileKind } from "./files/file-kinds.js";
+export { rowIdOf, customerIdOf } from "./ids/row-ids.js";

@@ -32,7 +32,7 @@ import { listCustomers } from "./customer-list.js";
 import { brandingOf } from "./customer-branding.js";
 import { fillStorageUsage } from "./customer-storage.js";
 import { requireParameter } from "@signage/runtime";
-import { customerIdOf } from "../int64-ids.js";
+import { customerIdOf } from "@signage/runtime";
 
 const notFound = (id: number) => serviceError(Code.NotFound, "customer.error.notFound", `Customer ${id} not found`, { id });
 // "name | string | required, globally unique": regardless of letter case ("Acme" takes "acme").

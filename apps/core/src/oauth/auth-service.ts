@@ -11,7 +11,7 @@ import { hashPassword, passwordMatches } from "../users/passwords.js";
 import { consumeRefreshToken, issueRefreshToken, revokeRefreshToken } from "./refresh-tokens.js";
 import { useTotpCode } from "../users/totp-use.js";
 import type { Knex } from "knex";
-import { customerIdOf } from "../int64-ids.js";
+import { customerIdOf } from "@signage/runtime";
 
 const invalidGrant = (message: string) => serviceError(Code.InvalidArgument, "oauth.error.invalid_grant", message);
 const invalidClient = () => serviceError(Code.Unauthenticated, "oauth.error.invalid_client", "Unknown client or wrong client secret");

@@ -8,7 +8,7 @@ import type { Knex } from "knex";
 import { uiProfileResource } from "./ui-profile-resource.js";
 import { uiProfileToMessage, type UiProfileRow } from "./ui-profile-row.js";
 import { emailList, rulesDocument, validateProfileName } from "./ui-profile-rules.js";
-import { rowIdOf } from "../int64-ids.js";
+import { rowIdOf } from "@signage/runtime";
 
 const notFound = (id: number | string) =>
   serviceError(Code.NotFound, "userInterfaceProfile.error.notFound", `UI profile ${id} not found`, { id });

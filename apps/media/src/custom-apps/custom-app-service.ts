@@ -2,7 +2,7 @@
 // (C) selector accepted)". Only the caller's customer's own apps.
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { requireAuth, singleTenant, type AuthContext } from "@signage/auth";
-import { listRpc } from "@signage/runtime";
+import { listRpc, rowIdOf } from "@signage/runtime";
 import { CustomAppSchema, type CustomAppService, type UploadMyAppPackageRequest } from "@signage/contracts/signage/media/v1/custom_app_pb";
 import type { CustomAppDeps } from "./custom-app-deps.js";
 import { requireKnownCustomer } from "../files/core-customer.js";
@@ -33,8 +33,7 @@ async function* bodyParts(first: UploadMyAppPackageRequest, rest: AsyncIterator<
  * number or PostgreSQL's bigint holds) is an unknown app (404), never a database error.
  */
 function appId(id: bigint): number {
-  if (id < 1n || id > BigInt(Number.MAX_SAFE_INTEGER)) throw appNotFound(id);
-  return Number(id);
+  return rowIdOf(id, () => appNotFound(id));
 }
 
 export function customAppService(deps: CustomAppDeps): ServiceImpl<typeof CustomAppService> {
