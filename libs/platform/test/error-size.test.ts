@@ -16,6 +16,10 @@ function register(router: ConnectRouter) {
   router.service(ProbeService, {
     public(req) {
       if (req.text.startsWith("known:")) throw new KnownProblem("a known problem");
+      if (req.text.startsWith("many:")) {
+        const ids = Array.from({ length: Number(req.text.slice(5)) }, (_, i) => `id-${i}`);
+        throw new ConnectError("unknown ids", Code.InvalidArgument, undefined, [{ desc: ErrorDetailSchema, value: { key: "thing.error.unknownIds", details: { ids, count: ids.length } } }]);
+      }
       throw new ConnectError(`thing '${req.text}' not found`, Code.NotFound, undefined, [
         { desc: ErrorDetailSchema, value: { key: "thing.error.notFound", details: { id: req.text, nested: { ids: [req.text] }, n: 1 } } },
       ]);
@@ -68,6 +72,17 @@ describe("service errors echoing large inputs", () => {
     const err = ConnectError.from(await probe.public({ text }).catch((e: unknown) => e));
     expect(err.code).toBe(Code.NotFound);
     expect(err.rawMessage).toMatch(/x… \(\d+ more characters\)$/);
+  });
+
+  // 20,000 short ids are small strings but a 300 KB detail: lists are cut to 100 items too.
+  it.each(["grpc", "connect"] as const)("%s: a detail list of 20,000 ids reaches the caller cut to 100, with its code", async (protocol) => {
+    const probe = createClient(ProbeService, createServiceTransport({ baseUrl: url, protocol }));
+    const err = ConnectError.from(await probe.public({ text: "many:20000" }).catch((e: unknown) => e));
+    expect(err.code).toBe(Code.InvalidArgument);
+    const details = err.findDetails(ErrorDetailSchema)[0].details as { ids: string[]; count: number };
+    expect(details.ids).toHaveLength(100);
+    expect(details.ids[99]).toBe("id-99");
+    expect(details.count).toBe(20000);
   });
 
   it("short errors are passed on as they are", async () => {

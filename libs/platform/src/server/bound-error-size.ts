@@ -2,13 +2,16 @@ import { ConnectError, type Interceptor } from "@connectrpc/connect";
 
 /** Characters kept of an error message, and of each string inside an error detail. */
 export const MAX_ERROR_TEXT = 1024;
+/** Items kept of each list inside an error detail (the ids a request named wrongly, say). */
+export const MAX_ERROR_ITEMS = 100;
 
 /**
  * gRPC carries an error in trailers (`grpc-message`, and `grpc-status-details-bin` holding the
  * message again with the details), and HTTP/2 peers refuse large header blocks: an error that
  * echoes a 200 KB input (an unknown id, a bad tag) resets the stream, and the caller sees
  * Internal instead of the NotFound or InvalidArgument a Connect caller gets in the body. Every
- * protocol therefore gets the error with its message and detail strings cut to MAX_ERROR_TEXT.
+ * protocol therefore gets the error with its message and detail strings cut to MAX_ERROR_TEXT and
+ * its detail lists to MAX_ERROR_ITEMS.
  * Outermost, so errors of every interceptor are bounded.
  */
 export const boundErrorSize: Interceptor = (next) => async (req) => {
@@ -32,7 +35,10 @@ function bounded(err: ConnectError): ConnectError {
   };
   const cutDeep = (value: unknown): unknown => {
     if (typeof value === "string") return cut(value);
-    if (Array.isArray(value)) return value.map(cutDeep);
+    if (Array.isArray(value)) {
+      if (value.length > MAX_ERROR_ITEMS) changed = true;
+      return value.slice(0, MAX_ERROR_ITEMS).map(cutDeep);
+    }
     if (value !== null && typeof value === "object" && !(value instanceof Uint8Array) && Object.getPrototypeOf(value) === Object.prototype) {
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cutDeep(v)]));
     }
