@@ -82,7 +82,7 @@ export interface BatchInput {
 }
 
 /** Files and folders one batch may name: each is read and locked in the batch's one transaction. */
-export const MAX_BATCH_ITEMS = 1000;
+const MAX_BATCH_ITEMS = 1000;
 
 /** The batch body of moveBatchToFolder / removeBatch; more than MAX_BATCH_ITEMS ids is a 400 (split it). */
 export function batchOf(body: { fileIds?: string[]; folderIds?: string[] } | undefined): BatchInput {

@@ -14,7 +14,7 @@ export interface PullLoopOptions {
 }
 
 /** How often a held message is reported as in progress (`+WPI`), given the ack wait. */
-export function keepAliveInterval(ackWaitMs: number): number {
+function keepAliveInterval(ackWaitMs: number): number {
   return Math.max(Math.floor(ackWaitMs / 2), 500);
 }
 

@@ -56,7 +56,7 @@ export interface Service {
  * that much. The largest our contracts need is a chunk of a streamed upload or a 2 MiB profile
  * picture; the gateway caps JSON bodies at 5 MiB.
  */
-export const DEFAULT_READ_MAX_BYTES = 32 * 1024 * 1024;
+const DEFAULT_READ_MAX_BYTES = 32 * 1024 * 1024;
 
 export function createService(options: ServiceOptions): Service {
   const { name, logger, register, interceptors = [], errorMappers = [], readiness = () => true, shutdownTimeoutMs = 10_000, maxConnectionAgeMs, readMaxBytes = DEFAULT_READ_MAX_BYTES } = options;
