@@ -84,6 +84,19 @@ describe("assignment bodies naming an id twice", () => {
   });
 });
 
+describe("teamIds on create", () => {
+  // "teamIds=<id>:<readOnly>" names each team once: `t:true,t:false` is contradictory (400, as
+  // updateTeamAssignments answers a team named twice), never silently one of the two.
+  it("a team named twice is 400 team.error.duplicateAssignment and nothing is created", async () => {
+    const { owner } = await tenantWithEditor("Audit Teams Twice");
+    const t = await team(owner.token, "Twice");
+    const res = await platform.http.post("/api/quickFilter/", { token: owner.token, query: { teamIds: `${t}:true,${t}:false` }, body: { name: "twice", filteredEntityType: "DEVICE", criteria: { search: "name:x" } } });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body).toMatchObject({ key: "team.error.duplicateAssignment", details: { field: "teamIds", ids: [t] } });
+    expect(await platform.knexOf("core")("quick_filter").where({ name: "twice" })).toEqual([]);
+  });
+});
+
 describe("resources of a team, asked by a restricted user", () => {
   // Seed "User": "restricted = sees only team-assigned resources". GET
   // /api/team/quickFilterAssignments?teamId=<a team the caller is not in> listed the id of a quick

@@ -34,29 +34,6 @@ export interface MediaTeamHooks {
   applyReplace(trx: Knex.Transaction, fromFileId: string, toFileId: string, mode: TeamAssignmentMode): Promise<void>;
 }
 
-/**
- * `teamIds` as documented: `teamId:readOnly` pairs, comma separated (readOnly defaults to false).
- * A team named twice is refused as updateTeamAssignments refuses it (400 team.error.duplicateAssignment):
- * `t:true,t:false` is contradictory, and must not silently become one of the two.
- */
-export function parseTeamIds(text: string | undefined): TeamAssignmentInput[] {
-  if (!text?.trim()) return [];
-  const assignments = text.split(",").map((pair) => pair.trim()).filter(Boolean).map((pair) => {
-    const [teamId, readOnly, extra] = pair.split(":");
-    if (!teamId || extra !== undefined || (readOnly !== undefined && readOnly !== "true" && readOnly !== "false")) {
-      throw serviceError(Code.InvalidArgument, "team.error.invalidTeamIds", `teamIds must be 'teamId:readOnly' pairs, got '${pair}'`, { teamIds: text });
-    }
-    return { teamId, readOnly: readOnly === "true" };
-  });
-  const seen = new Set<string>();
-  const twice = new Set(assignments.map((a) => a.teamId).filter((id) => seen.size === seen.add(id).size));
-  if (twice.size > 0) {
-    const ids = [...twice];
-    throw serviceError(Code.InvalidArgument, "team.error.duplicateAssignment", `teamIds names ${ids.join(", ")} more than once`, { field: "teamIds", ids });
-  }
-  return assignments;
-}
-
 /** Before the team storage exists: no team id can be valid, and there is nothing to copy or drop. */
 export const teamsNotAvailable: MediaTeamHooks = {
   async assignOnCreate(_trx, _kind, _id, _customerId, assignments) {

@@ -4,10 +4,9 @@
 import { Code, type HandlerContext } from "@connectrpc/connect";
 import { requireAuth, serviceError } from "@signage/auth";
 import { assertMayCreateInRoot } from "./root-creation.js";
-import { enqueueQuickFilterUsage } from "@signage/runtime";
+import { enqueueQuickFilterUsage, parseTeamIdsParam } from "@signage/runtime";
 import type { FileFolder } from "@signage/contracts/signage/media/v1/file_folder_pb";
 import { writeTenant } from "../files/caller.js";
-import { parseTeamIds } from "../files/team-hooks.js";
 import type { FileDeps } from "../files/file-deps.js";
 import { requireStoredFolder } from "./folder-repository.js";
 import { FOLDER_TYPE_FILTERED, FOLDER_TYPE_STORED } from "./folder-row.js";
@@ -43,7 +42,7 @@ export async function createFolder(ctx: HandlerContext, deps: FileDeps, input: N
   const customerId = writeTenant(auth);
   const parentId = requireParentId(input.parentId);
   const name = checkFolderName(input.name);
-  const assignments = parseTeamIds(input.teamIds);
+  const assignments = parseTeamIdsParam(input.teamIds);
   const filtered = input.quickFilterId !== undefined;
   if (filtered && !input.quickFilterId?.trim()) {
     throw serviceError(Code.InvalidArgument, "fileFolder.error.quickFilterRequired", "A filtered folder needs a quickFilterId", { parameter: "quickFilterId" });

@@ -14,7 +14,7 @@ import { requireAuth, serviceError } from "@signage/auth";
 import type { File } from "@signage/contracts/signage/media/v1/file_pb";
 import { insertFile } from "../files/file-repository.js";
 import { readFile } from "../files/file-list.js";
-import { parseTeamIds } from "../files/team-hooks.js";
+import { parseTeamIdsParam } from "@signage/runtime";
 import { requireStoredFolder } from "../folders/folder-repository.js";
 import { FileDigest } from "./file-digest.js";
 import { imageSize } from "./image-size.js";
@@ -60,7 +60,7 @@ async function checkBeforeAssembly(deps: UploadDeps, ctx: HandlerContext, sessio
   assertFits(quota, total);
   if (session.parent_id) await requireStoredFolder(deps.files.knex, customerId, session.parent_id);
   // A team deleted since init: refused while the session can still be cancelled or recovered.
-  await requireUploadTeams(ctx, deps, customerId, parseTeamIds(session.team_ids ?? undefined));
+  await requireUploadTeams(ctx, deps, customerId, parseTeamIdsParam(session.team_ids ?? undefined));
   return { parts, quota };
 }
 
@@ -117,7 +117,7 @@ export async function completeUpload(uploadId: string, ctx: HandlerContext, deps
         creator: { userId: session.creator_user_id ?? undefined, email: session.creator_email ?? undefined, name },
         storageKey: session.storage_key,
       }, newId);
-      await teams.assignOnCreate(trx, "file", session.file_id, customerId, parseTeamIds(session.team_ids ?? undefined));
+      await teams.assignOnCreate(trx, "file", session.file_id, customerId, parseTeamIdsParam(session.team_ids ?? undefined));
       await announceFileTags(trx, deps.files.outbox, [session.file_id]);
       await deleteSession(trx, session.id);
       // Last: concurrent uploads of the customer that committed since the check above count too.

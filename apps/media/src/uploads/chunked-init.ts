@@ -9,7 +9,7 @@ import { assertMayCreateInRoot } from "../folders/root-creation.js";
 import type { InitUploadRequest, InitUploadResponse } from "@signage/contracts/signage/media/v1/upload_pb";
 import { writeTenant } from "../files/caller.js";
 import { checkFileName, checkValidity } from "../files/file-repository.js";
-import { parseTeamIds } from "../files/team-hooks.js";
+import { parseTeamIdsParam } from "@signage/runtime";
 import { requireStoredFolder } from "../folders/folder-repository.js";
 import { fileBlobKey } from "../storage/blob-keys.js";
 import { normaliseCrc } from "./file-digest.js";
@@ -63,7 +63,7 @@ export async function initUpload(req: InitUploadRequest, ctx: HandlerContext, de
   const height = clientDimension(body.height, "height");
   // Checked now, not at complete: a bad tag must not cost the client every uploaded chunk.
   const tags = checkTags(body.tags);
-  const assignments = parseTeamIds(req.teamIds);
+  const assignments = parseTeamIdsParam(req.teamIds);
   const parent = body.parentId ? await requireStoredFolder(knex, customerId, body.parentId) : undefined;
   if (parent) await teams.assertWritable(knex, auth, "fileFolder", [parent.id]);
   await assertMayCreateInRoot(teams, auth, !parent || parent.parent_id === null);

@@ -15,7 +15,7 @@ import { checkValidity, insertFile, requireFile } from "../files/file-repository
 import { checkTags } from "../files/file-tags.js";
 import { readFile } from "../files/file-list.js";
 import { replaceFileInTransaction, type ReplaceOutcome } from "../files/file-replace.js";
-import { parseTeamIds } from "../files/team-hooks.js";
+import { parseTeamIdsParam } from "@signage/runtime";
 import { requireStoredFolder } from "../folders/folder-repository.js";
 import { fileBlobKey, thumbnailBlobKey } from "../storage/blob-keys.js";
 import { StreamedRequest } from "../storage/streamed-request.js";
@@ -67,7 +67,7 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
   const width = clientDimension(q.width, "width");
   const height = clientDimension(q.height, "height");
   const tags = checkTags(splitTags(q.tags));
-  const assignments = parseTeamIds(q.teamIds);
+  const assignments = parseTeamIdsParam(q.teamIds);
   const parent = q.parentId ? await requireStoredFolder(knex, customerId, q.parentId) : undefined;
   if (parent) await teams.assertWritable(knex, auth, "fileFolder", [parent.id]);
   await assertMayCreateInRoot(teams, auth, !parent || parent.parent_id === null);

@@ -9,14 +9,20 @@ import { Code } from "@connectrpc/connect";
 import { serviceError } from "@signage/auth";
 import type { TeamAssignmentUpdate, TeamResourcesUpdate } from "@signage/contracts/signage/common/v1/teams_pb";
 
-function check(added: readonly string[], removed: readonly string[], addField: string, removeField: string): void {
+/** 400 `team.error.duplicateAssignment` when `field` names an id twice (also `teamIds=a:true,a:false` on create); returns the ids. */
+export function refuseDuplicateAssignments(added: readonly string[], field: string): Set<string> {
   const seen = new Set<string>();
   const twice = new Set<string>();
   for (const id of added) (seen.has(id) ? twice : seen).add(id);
   if (twice.size > 0) {
     const ids = [...twice];
-    throw serviceError(Code.InvalidArgument, "team.error.duplicateAssignment", `${addField} names ${ids.join(", ")} more than once`, { field: addField, ids });
+    throw serviceError(Code.InvalidArgument, "team.error.duplicateAssignment", `${field} names ${ids.join(", ")} more than once`, { field, ids });
   }
+  return seen;
+}
+
+function check(added: readonly string[], removed: readonly string[], addField: string, removeField: string): void {
+  const seen = refuseDuplicateAssignments(added, addField);
   const both = [...new Set(removed.filter((id) => seen.has(id)))];
   if (both.length > 0) {
     throw serviceError(Code.InvalidArgument, "team.error.conflictingAssignment", `${both.join(", ")} both in ${addField} and ${removeField}`, { fields: [addField, removeField], ids: both });

@@ -1,11 +1,16 @@
 // `teamIds=<id>:<readOnly>,...` on create (document 2 "Teams on resources").
 import { Code } from "@connectrpc/connect";
 import { serviceError, type ResourceTeamAssignment } from "@signage/auth";
+import { refuseDuplicateAssignments } from "./assignment-body.js";
 
-/** `a:true,b:false,c` -> assignments (readOnly defaults to false; duplicates: the last wins). */
+/**
+ * `a:true,b:false,c` -> assignments (readOnly defaults to false). A team named twice is refused as
+ * updateTeamAssignments refuses it (400 team.error.duplicateAssignment): `t:true,t:false` is
+ * contradictory and must not silently become one of the two.
+ */
 export function parseTeamIdsParam(text: string | undefined | null): ResourceTeamAssignment[] {
   if (text === undefined || text === null || text.trim() === "") return [];
-  const byTeam = new Map<string, boolean>();
+  const assignments: ResourceTeamAssignment[] = [];
   for (const raw of text.split(",")) {
     const part = raw.trim();
     if (part === "") continue;
@@ -13,7 +18,8 @@ export function parseTeamIdsParam(text: string | undefined | null): ResourceTeam
     if (!teamId || extra !== undefined || (flag !== undefined && flag !== "true" && flag !== "false")) {
       throw serviceError(Code.InvalidArgument, "team.error.invalidTeamIds", `Invalid teamIds '${text}': expected <teamId>:<true|false>, comma separated`, { teamIds: text });
     }
-    byTeam.set(teamId, flag === "true");
+    assignments.push({ teamId, readOnly: flag === "true" });
   }
-  return [...byTeam].map(([teamId, readOnly]) => ({ teamId, readOnly }));
+  refuseDuplicateAssignments(assignments.map((a) => a.teamId), "teamIds");
+  return assignments;
 }
