@@ -31,8 +31,9 @@ export {
   countsOfTeams,
   resourcesOfTeam,
   matchesAnyUuid,
+  isUuid,
 } from "./teams/team-assignment-store.js";
-export { localTeamDirectory, replicaTeamDirectory, type TeamDirectory } from "./teams/team-directory.js";
+export { localTeamDirectory, replicaTeamDirectory, unknownTeams, type TeamDirectory } from "./teams/team-directory.js";
 export { teamAssignmentService, updateResourceTeams, updateTeamResources, requireWritable, type TeamAssignmentDeps } from "./teams/team-assignment-service.js";
 export { subscribeTeamReplica, applyTeamEvent, type TeamReplicaOptions } from "./teams/team-replica-consumer.js";
 export { createWakeSignal, schedulePeriodicJob, type PeriodicJob, type PeriodicJobOptions, type WakeSignal, type WakeSource } from "./periodic-job.js";

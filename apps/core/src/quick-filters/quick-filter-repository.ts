@@ -4,12 +4,11 @@ import { applyScope, type Scope } from "@signage/auth";
 import type { QuickFilterRow } from "./quick-filter-row.js";
 import { READ_ONLY_USER_TYPES } from "./quick-filter-resource.js";
 import { teamAssignmentsSql } from "../teams/assignments-json.js";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "@signage/runtime";
 
 /** The filter when it exists in `scope`; undefined for unknown, foreign or malformed ids. */
 export async function findQuickFilter(db: Knex | Knex.Transaction, scope: Scope, id: string, lock = false): Promise<QuickFilterRow | undefined> {
-  if (!UUID.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const qb = db("quick_filter as qf")
     .where("qf.id", id)
     .select("qf.*", db.raw("exists (select 1 from quick_filter_usage u where u.quick_filter_id = qf.id::text and u.used and u.used_by_type = any(?)) as read_only", [[...READ_ONLY_USER_TYPES]]))

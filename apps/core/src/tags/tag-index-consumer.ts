@@ -6,10 +6,8 @@
 import type { Knex } from "knex";
 import { z } from "zod";
 import { withInbox, type EventBus, type EventEnvelope, type Subscription } from "@signage/events";
-import { TAG_TYPES, TAGS_CHANGED, TAGS_RESOURCE_DELETED } from "@signage/runtime";
+import { TAG_TYPES, TAGS_CHANGED, TAGS_RESOURCE_DELETED, isUuid } from "@signage/runtime";
 import type { CoreLogger } from "../deps.js";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const changedSchema = z.object({
   tagType: z.enum(TAG_TYPES),
@@ -68,7 +66,7 @@ export async function applyTagEvent(trx: Knex.Transaction, event: EventEnvelope,
   const data = parsed.data as z.infer<typeof changedSchema>;
   const tags = [...new Set(data.tags)];
   if (tags.length === 0) return;
-  const teamIds = [...new Set(data.teamIds.filter((id) => UUID.test(id)))];
+  const teamIds = [...new Set(data.teamIds.filter(isUuid))];
   await trx("tag_assignment").insert(
     tags.map((tag) => ({ customer_id: customerId, tag_type: tagType, tag, resource_id: resourceId, team_ids: teamIds })),
   );

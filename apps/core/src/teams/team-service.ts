@@ -6,7 +6,7 @@ import type { Knex } from "knex";
 import { applyScope, requireAuth, serviceError, singleTenant, type AuthContext } from "@signage/auth";
 import { TeamSchema, type Team, type TeamService } from "@signage/contracts/signage/core/v1/team_pb";
 import type { TeamAssignmentService } from "@signage/contracts/signage/teams/v1/team_assignments_pb";
-import { listRpc, matchesAnyUuid, removeTeamEverywhere, TeamEvent, type Peers, type ServiceName, type TeamResourceTables, missingParameter, requireParameter } from "@signage/runtime";
+import { listRpc, matchesAnyUuid, removeTeamEverywhere, TeamEvent, type Peers, type ServiceName, type TeamResourceTables, missingParameter, requireParameter, isUuid } from "@signage/runtime";
 import type { IdGenerator } from "@signage/db";
 import type { CoreLogger } from "../deps.js";
 import { teamResource } from "./team-resource.js";
@@ -35,8 +35,6 @@ interface TeamRow {
   created_date: Date;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 const teamNotFound = (id: string) => serviceError(Code.NotFound, "team.error.notFound", `Team '${id}' not found`, { id });
 
 function toTeam(row: TeamRow): Team {
@@ -59,7 +57,7 @@ export function teamService(deps: TeamServiceDeps): ServiceImpl<typeof TeamServi
   const { knex } = deps;
 
   async function loadTeam(auth: AuthContext, id: string): Promise<TeamRow> {
-    if (!UUID.test(id)) throw teamNotFound(id);
+    if (!isUuid(id)) throw teamNotFound(id);
     const row = await applyScope(knex("team").where({ id }), auth.scope, "customer_id").first();
     if (!row) throw teamNotFound(id);
     return row;
@@ -190,7 +188,7 @@ export function teamService(deps: TeamServiceDeps): ServiceImpl<typeof TeamServi
     },
 
     async getTeams(req, ctx) {
-      const ids = req.teamIds.filter((id) => UUID.test(id));
+      const ids = req.teamIds.filter(isUuid);
       if (ids.length === 0) return { teams: [] };
       // One array parameter: a caller (media's team directory) may ask for more ids than an IN list takes.
       const rows = await applyScope(knex("team").whereRaw(...matchesAnyUuid("id", ids)), requireAuth(ctx).scope, "customer_id").select("*");

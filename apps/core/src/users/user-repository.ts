@@ -3,6 +3,7 @@ import { applyScope, type Scope } from "@signage/auth";
 import { batchedReads, preparedQuery, type BatchedReads } from "@signage/db";
 import type { UserRow } from "./user-row.js";
 import { teamAssignmentsSql } from "../teams/assignments-json.js";
+import { isUuid } from "@signage/runtime";
 
 /** Users with the joined customer facts; the tenant scope is applied on the user's customer. */
 export function userView(knex: Knex | Knex.Transaction, scope: Scope): Knex.QueryBuilder {
@@ -38,11 +39,9 @@ function userReads(knex: Knex): BatchedReads<string, UserRow> {
   return reads;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export async function findUserById(knex: Knex | Knex.Transaction, id: string): Promise<UserRow | undefined> {
   if (knex.isTransaction) return userView(knex, { kind: "global" }).where("u.id", id).first();
   // A malformed id names no user (and must not fail the other reads of its batch).
-  if (!UUID.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   return userReads(knex as Knex).load(id.toLowerCase());
 }

@@ -8,7 +8,7 @@ import { assignmentFacts } from "../teams/assignments-json.js";
 import { findUserByEmail, findUserById, userView } from "./user-repository.js";
 import { forceToSet2fa, userToMessage } from "./user-mapper.js";
 import { checkAdminOnlyUserFields, checkAssignableRole, checkUserEnumValues, checkAuthProviderUnchanged, checkCreateCustomerId, checkCreatePassword, checkOwnProfileFields, normalizeEmail } from "./user-rules.js";
-import { missingParameter, requireParameter, requireWritable } from "@signage/runtime";
+import { missingParameter, parseTeamIdsParam, requireParameter, requireWritable, unknownTeams } from "@signage/runtime";
 import { authProviderName, userColumns } from "./user-columns.js";
 import { checkPasswordRule, hashPassword, passwordMatches } from "./passwords.js";
 import { checkProfilePicture } from "./profile-picture.js";
@@ -129,7 +129,7 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
       // "POST /api/user/?customerId=<id>&teamIds=<id1>,<id2>"
       const userTeams = teams ? await teams.parseCreateTeams(ctx, customerId, req.teamIds) : [];
       if (!teams && req.teamIds?.trim()) {
-        throw serviceError(Code.InvalidArgument, "team.error.notFound", `Unknown team id(s): ${req.teamIds}`, { teamIds: req.teamIds });
+        throw unknownTeams(parseTeamIdsParam(req.teamIds).map((a) => a.teamId));
       }
       const id = newId();
       try {

@@ -6,7 +6,8 @@ import { Code } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import { serviceError, type Scope } from "@signage/auth";
 import { newId as defaultNewId, type IdGenerator } from "@signage/db";
-import { requireStoredFolder, rootFolderOf, isUuid } from "../folders/folder-repository.js";
+import { requireStoredFolder, rootFolderOf } from "../folders/folder-repository.js";
+import { isUuid } from "@signage/runtime";
 import { fileKindOf } from "./file-kind.js";
 import type { FileRow } from "./file-row.js";
 

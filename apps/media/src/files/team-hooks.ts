@@ -2,9 +2,8 @@
 // libs/runtime/src/teams, apps/media/src/teams). Files and folders call them
 // through this port, so create/delete/replace/list stay the same once the
 // storage lands. Until then `teamsNotAvailable` answers: no team exists.
-import { Code } from "@connectrpc/connect";
 import type { Knex } from "knex";
-import { serviceError } from "@signage/auth";
+import { unknownTeams } from "@signage/runtime";
 import type { AuthContext, TeamAccess } from "@signage/auth";
 import type { TeamAssignmentMode } from "./file-events.js";
 
@@ -38,8 +37,7 @@ export interface MediaTeamHooks {
 export const teamsNotAvailable: MediaTeamHooks = {
   async assignOnCreate(_trx, _kind, _id, _customerId, assignments) {
     if (assignments.length > 0) {
-      const ids = assignments.map((a) => a.teamId);
-      throw serviceError(Code.InvalidArgument, "team.error.notFound", `Unknown team id(s): ${ids.join(",")}`, { teamIds: ids });
+      throw unknownTeams(assignments.map((a) => a.teamId));
     }
   },
   async removeAll() {},

@@ -6,13 +6,9 @@ import { serviceError, type Scope } from "@signage/auth";
 import type { IdGenerator } from "@signage/db";
 import { ensureRootFolder, tenantDeletedUnderLock } from "./root-folder.js";
 import { FOLDER_TYPE_STORED, type FolderRow } from "./folder-row.js";
+import { isUuid } from "@signage/runtime";
 
 type Db = Knex | Knex.Transaction;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string | undefined | null): value is string {
-  return typeof value === "string" && UUID.test(value);
-}
 
 export function folderNotFound(id: string) {
   return serviceError(Code.NotFound, "fileFolder.error.notFound", `File folder '${id}' not found`, { fileFolderId: id });

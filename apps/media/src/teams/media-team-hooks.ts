@@ -8,34 +8,36 @@ import {
   assignmentsOfResource,
   assignmentsOfResources,
   deleteResourceAssignments,
+  matchesAnyUuid,
   requireWritable,
   tableOf,
   teamAccessForCaller,
+  unknownTeams,
   writeAssignments,
   type TeamFactsSource,
   type TeamResourceTables,
+  isUuid,
 } from "@signage/runtime";
 import type { MediaTeamHooks, TeamAssignmentInput, TeamResourceKind } from "../files/team-hooks.js";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // A team created a moment ago reaches the replica within milliseconds (core's
 // outbox relay publishes right after the commit); wait that long before refusing.
 const REPLICA_GRACE_MS = 1_500;
 
 async function requireReplicatedTeams(db: Knex | Knex.Transaction, customerId: number, teamIds: readonly string[]): Promise<void> {
   const wanted = [...new Set(teamIds)];
-  const invalid = wanted.filter((id) => !UUID.test(id));
-  let missing = wanted.filter((id) => UUID.test(id));
+  const invalid = wanted.filter((id) => !isUuid(id));
+  let missing = wanted.filter(isUuid);
   const deadline = Date.now() + REPLICA_GRACE_MS;
   while (missing.length > 0) {
     // One array parameter, not one per id: `teamIds` may name more than PostgreSQL's 65535 bind parameters.
-    const found = new Set((await db("team").whereRaw("id = any(?::uuid[])", [missing]).where({ customer_id: customerId }).select("id")).map((r: { id: string }) => r.id));
+    const found = new Set((await db("team").whereRaw(...matchesAnyUuid("id", missing)).where({ customer_id: customerId }).select("id")).map((r: { id: string }) => r.id));
     missing = missing.filter((id) => !found.has(id));
     if (missing.length === 0 || Date.now() > deadline) break;
     await new Promise((r) => setTimeout(r, 50));
   }
   const unknown = [...invalid, ...missing];
-  if (unknown.length > 0) throw serviceError(Code.InvalidArgument, "team.error.notFound", `Unknown team id(s): ${unknown.join(", ")}`, { teamIds: unknown });
+  if (unknown.length > 0) throw unknownTeams(unknown);
 }
 
 export interface MediaTeamHooksWithAccess extends MediaTeamHooks {

@@ -1,7 +1,7 @@
 // upload_session rows: the chunked upload's state (migration 20261122000300_uploads).
 import type { Knex } from "knex";
 import type { Scope } from "@signage/auth";
-import { isUuid } from "../folders/folder-repository.js";
+import { isUuid } from "@signage/runtime";
 
 type Db = Knex | Knex.Transaction;
 

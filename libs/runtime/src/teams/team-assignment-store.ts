@@ -8,7 +8,7 @@ import type { TeamResourceTable } from "./team-resource-tables.js";
 type Db = Knex | Knex.Transaction;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string) => UUID.test(value);
+export const isUuid = (value: string | null | undefined): value is string => typeof value === "string" && UUID.test(value);
 
 /**
  * `column = any($1::uuid[])` for `whereRaw`: one bind parameter however many ids (a direct RPC

@@ -23,7 +23,8 @@ async function knownTeams(knex: Knex | Knex.Transaction, customerId: number, ids
 /** Named in the message at most (the details list them; errors are bounded as a whole by the platform). */
 const NAMED_AT_MOST = 20;
 
-function unknownTeams(ids: readonly string[]) {
+/** 400 `team.error.notFound` naming the ids that are no team of the customer (every service's answer). */
+export function unknownTeams(ids: readonly string[]) {
   const more = ids.length > NAMED_AT_MOST ? `, and ${ids.length - NAMED_AT_MOST} more` : "";
   return serviceError(Code.InvalidArgument, "team.error.notFound", `Unknown team id(s): ${ids.slice(0, NAMED_AT_MOST).join(", ")}${more}`, { teamIds: [...ids], count: ids.length });
 }
