@@ -6,11 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, createRouterTransport } from "@connectrpc/connect";
-import { allFiles } from "@signage/contracts";
 import { ErrorDetailSchema } from "@signage/contracts/signage/common/v1/error_pb";
 import { BlobAccessService } from "@signage/contracts/signage/media/v1/upload_pb";
-import { createGateway, upstreamsByPackage } from "../src/index.js";
 import { rangedHead, rangeStart } from "./support/ranged-blob.js";
+import { listenGateway } from "./support/listen-gateway.js";
 
 const BLOB = Buffer.from("0123456789abcdefghij");
 const ETAG = '"v1"';
@@ -44,15 +43,7 @@ let closeAll: () => Promise<void>;
 const url = () => `${base}/storage/v1/blobs/b1?expires=1&signature=s`;
 
 beforeAll(async () => {
-  const upstreams = upstreamsByPackage({ core: transport, media: transport, integration: transport, reporting: transport, licensing: transport });
-  const { app } = createGateway({ files: allFiles, upstreams, logger: { info() {}, warn() {}, error() {} } });
-  const server = app.listen(0, "127.0.0.1");
-  await new Promise((r) => server.once("listening", r));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  closeAll = async () => {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-  };
+  ({ base, close: closeAll } = await listenGateway(transport));
 });
 afterAll(() => closeAll());
 

@@ -10,12 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crc32 } from "@node-rs/crc32";
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, createRouterTransport, type ConnectRouter, type Transport } from "@connectrpc/connect";
-import { allFiles } from "@signage/contracts";
 import { ErrorDetailSchema } from "@signage/contracts/signage/common/v1/error_pb";
 import { BlobAccessService } from "@signage/contracts/signage/media/v1/upload_pb";
 import { createLogger, createService, createServiceTransport } from "@signage/platform";
-import { createGateway, upstreamsByPackage } from "../src/index.js";
 import { rangedHead } from "./support/ranged-blob.js";
+import { listenGateway } from "./support/listen-gateway.js";
 
 const loggedErrors: unknown[] = [];
 const silent = { info() {}, warn() {}, error: (...args: unknown[]) => void loggedErrors.push(args) };
@@ -165,14 +164,10 @@ describe.each(transports)("streamed bodies over %s", (_name, makeTransport) => {
 
   beforeAll(async () => {
     const { transport, close } = await makeTransport();
-    const upstreams = upstreamsByPackage({ core: transport, media: transport, integration: transport, reporting: transport, licensing: transport });
-    const { app } = createGateway({ files: allFiles, upstreams, logger: silent, streaming: { maxBodyBytes: 80 * 1024 * 1024 } });
-    const server = app.listen(0, "127.0.0.1");
-    await new Promise((r) => server.once("listening", r));
-    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const gateway = await listenGateway(transport, { logger: silent, streaming: { maxBodyBytes: 80 * 1024 * 1024 } });
+    base = gateway.base;
     closeAll = async () => {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
+      await gateway.close();
       await close();
     };
   });
