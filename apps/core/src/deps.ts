@@ -22,6 +22,8 @@ export interface CoreDeps {
   issuer: TokenIssuer;
   logger: CoreLogger;
   refreshTokenTtlSeconds: number;
+  /** `REFRESH_REUSE_GRACE_SECONDS`: how long after its first use a rotated refresh token may be presented again (lost response) while its successor is unused; 0: never. */
+  refreshReuseGraceSeconds: number;
   /** Other services of the composition (media answers the customers' file storage usage). */
   peers?: Peers;
 }

@@ -159,8 +159,11 @@ describe("force2FA", () => {
     // Search agrees with what is rendered: the customer's force2FA counts.
     const searched = await platform.http.get("/api/v2/user", { token: admin, query: { customerId: forced, search: "forceToSet2FA=true", select: "email" } });
     expect(searched.body.content.map((u: { email: string }) => u.email)).toContain(viewer.email);
-    // Echoing the rendered value back in an own-profile update is no change.
-    const echo = await platform.http.put("/api/user/", { token, query: { email: viewer.email }, body: { name: "forced", forceToSet2FA: true } });
+    // The user's own profile update waits until 2FA is set up (mandatory-2fa.test.ts). Echoing the
+    // rendered value back in an update is no change: it does not pin the user's own flag.
+    const own = await platform.http.put("/api/user/", { token, query: { email: viewer.email }, body: { name: "forced" } });
+    expect(own.body.key, own.text).toBe("user.error.twoFactorSetupRequired");
+    const echo = await platform.http.put("/api/user/", { token: admin, query: { email: viewer.email }, body: { name: "forced", forceToSet2FA: true } });
     expect(echo.status, echo.text).toBe(200);
     expect(echo.body.forceToSet2FA).toBe(true);
 

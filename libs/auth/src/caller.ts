@@ -15,6 +15,12 @@ export interface Caller {
   networkOwner: boolean;
   /** `tfa`: the user has 2FA on, so sensitive methods need `x-totp`. */
   twoFactor: boolean;
+  /**
+   * `f2fa`: the user must set up 2FA first (forceToSet2FA: its own flag, or its customer's
+   * force2FA while it has no 2FA), so it may only call methods marked
+   * `allowed_before_2fa_setup`. Absent (tokens issued before the claim existed) counts as false.
+   */
+  twoFactorSetupRequired?: boolean;
   kind: CallerKind;
   /** The raw bearer token, for forwarding on internal calls. */
   token: string;

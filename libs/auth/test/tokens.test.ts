@@ -12,6 +12,7 @@ const subject = {
   role: Role.OWNER,
   networkOwner: true,
   twoFactor: true,
+  twoFactorSetupRequired: true,
   kind: "user",
 } as const;
 
@@ -32,6 +33,7 @@ describe("access tokens", () => {
       role: Role.OWNER,
       networkOwner: true,
       twoFactor: true,
+      twoFactorSetupRequired: true,
       kind: "user",
       token,
     });

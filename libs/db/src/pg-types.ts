@@ -1,6 +1,9 @@
 import pg from "pg";
+import { fastTextArrayParser } from "./array-parsers.js";
 
 const INT8_OID = 20;
+/** text[], varchar[], uuid[] */
+const TEXT_LIKE_ARRAY_OIDS = [1009, 1015, 2951];
 
 export interface TypeParsers {
   getTypeParser(oid: number, format?: string): (value: string) => unknown;
@@ -13,13 +16,16 @@ export interface TypeParsers {
  *
  * int8 (bigint: count(*), sum(int), bigserial) becomes a JS number. Values
  * beyond 2^53 throw instead of silently losing precision; pg turns that into
- * a rejected query.
+ * a rejected query. Text-like arrays skip pg's generic array grammar when
+ * they can (array-parsers.ts).
  */
 export function createTypeOverrides(): TypeParsers {
+  const arrays = new Map(TEXT_LIKE_ARRAY_OIDS.map((oid) => [oid, fastTextArrayParser(pg.types.getTypeParser(oid, "text"))]));
   return {
     getTypeParser(oid, format = "text") {
-      if (oid === INT8_OID && format === "text") return parseInt8;
-      return pg.types.getTypeParser(oid, format as "text");
+      if (format !== "text") return pg.types.getTypeParser(oid, format as "text");
+      if (oid === INT8_OID) return parseInt8;
+      return arrays.get(oid) ?? pg.types.getTypeParser(oid, "text");
     },
   };
 }

@@ -26,3 +26,4 @@ export {
 } from "./shutdown/graceful-shutdown.js";
 export { installBufferTextEncoding } from "./protobuf/buffer-text-encoding.js";
 export { enumValuePrefix } from "./protobuf/enum-names.js";
+export { isRequired } from "./protobuf/required-fields.js";

@@ -7,6 +7,7 @@ import type { AuthService } from "@signage/contracts/signage/core/v1/auth_pb";
 import type { CoreDeps } from "../deps.js";
 import { findUserById, userView } from "../users/user-repository.js";
 import type { UserRow } from "../users/user-row.js";
+import { mustSetUp2fa } from "../users/user-mapper.js";
 import { hashPassword, passwordMatches } from "../users/passwords.js";
 import { consumeRefreshToken, issueRefreshToken, revokeRefreshToken } from "./refresh-tokens.js";
 import { useTotpCode } from "../users/totp-use.js";
@@ -29,6 +30,10 @@ function userSubject(row: UserRow): AccessTokenSubject {
     role: roleFromName(row.role) ?? Role.VIEWER,
     networkOwner: row.customer_network_owner,
     twoFactor: row.use_2fa,
+    // Customer "force2FA | boolean | mandatory 2FA for all users", or the user's own flag: the
+    // rendered forceToSet2FA. Every service holds such a user to the methods that get it
+    // compliant; a refresh issues the value as it is then (core itself reads it per call).
+    twoFactorSetupRequired: mustSetUp2fa(row),
     kind: "user",
   };
 }
@@ -36,9 +41,9 @@ function userSubject(row: UserRow): AccessTokenSubject {
 export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthService>> {
   const { knex, newId, issuer } = deps;
 
-  async function tokensFor(db: Knex | Knex.Transaction, row: UserRow, familyId?: string) {
+  async function tokensFor(db: Knex | Knex.Transaction, row: UserRow, familyId?: string, parentId?: string) {
     const access = await issuer.issueAccessToken(userSubject(row));
-    const refreshToken = await issueRefreshToken(db, newId, row.id, deps.refreshTokenTtlSeconds, familyId);
+    const refreshToken = await issueRefreshToken(db, newId, row.id, deps.refreshTokenTtlSeconds, familyId, parentId);
     return { accessToken: access.token, tokenType: "Bearer", expiresIn: BigInt(access.expiresIn), refreshToken };
   }
 
@@ -72,8 +77,11 @@ export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthServ
           // successor. A refused refresh (restricted customer, login method disabled) rolls
           // back and leaves it unused, so a later retry is not taken for a replay that revokes
           // the login; a replay's family revocation is returned, not thrown, so it commits.
+          // A retry of a token used moments ago whose successor is still unused (the response
+          // was lost) gets a new successor in the same family; the unused one is revoked
+          // (REFRESH_REUSE_GRACE_SECONDS, refresh-tokens.ts).
           const result = await knex.transaction(async (trx) => {
-            const outcome = await consumeRefreshToken(trx, presented);
+            const outcome = await consumeRefreshToken(trx, presented, deps.refreshReuseGraceSeconds);
             if (!outcome.ok) return outcome;
             const row = await findUserById(trx, outcome.row.user_id);
             if (!row) throw invalidGrant("The user no longer exists");
@@ -84,9 +92,10 @@ export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthServ
             if (!row.username_password_login_enabled || !row.oauth_password_flow_enabled) {
               throw invalidGrant("Password login is disabled for this user");
             }
-            return { ok: true as const, tokens: await tokensFor(trx, row, outcome.row.family_id) };
+            return { ok: true as const, tokens: await tokensFor(trx, row, outcome.row.family_id, outcome.row.id), reissued: outcome.reissued === true, familyId: outcome.row.family_id };
           });
           if (!result.ok) throw invalidGrant(`The refresh token is ${result.reason}`);
+          if (result.reissued) deps.logger.info({ familyId: result.familyId }, "refresh token presented again within the reuse grace: successor reissued");
           return result.tokens;
         }
         case "client_credentials": {

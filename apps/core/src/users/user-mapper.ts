@@ -17,6 +17,15 @@ export function forceToSet2fa(row: Pick<UserRow, "force_to_set_2fa" | "use_2fa" 
   return row.force_to_set_2fa || (row.customer_force_2fa && !row.use_2fa);
 }
 
+/**
+ * Held to the methods that get it compliant (`allowed_before_2fa_setup`): forced to set 2FA up
+ * and not using it yet. A user who has 2FA on is compliant even while an OWNER's own flag still
+ * shows forceToSet2FA (setting 2FA up again would not clear it: it is on already).
+ */
+export function mustSetUp2fa(row: Pick<UserRow, "force_to_set_2fa" | "use_2fa" | "customer_force_2fa">): boolean {
+  return forceToSet2fa(row) && !row.use_2fa;
+}
+
 export function userToMessage(row: UserRow): User {
   return create(UserSchema, {
     id: row.id,

@@ -10,6 +10,7 @@ import { PAGE_SELECTION_FIELD } from "../transcode/response-renderer.js";
 import { DOCUMENTED_OPERATIONS, type DocumentedOperation } from "../routes/documented-operations.js";
 import { routeKey } from "../routes/route-key.js";
 import { unbuiltOperationEntry } from "./unbuilt-operations.js";
+import { isRequired } from "@signage/platform";
 
 const EMBEDDED = "signage.common.v1.ListQuery";
 const PAGE_INFO = "signage.common.v1.PageInfo";
@@ -122,7 +123,7 @@ function operation(route: RestRoute, schemas: SchemaRegistry, documentedSummary:
   }
   const parameters = [
     ...route.template.variables.map((v) => ({ name: v.param, in: "path", required: true, schema: int64AsText(schemas.fieldSchema(v.field)) })),
-    ...queryFields(input, bound).map((f) => ({ name: f.jsonName, in: "query", required: false, schema: int64AsText(pagingBounds(route, f, schemas.fieldSchema(f))) })),
+    ...queryFields(input, bound).map((f) => ({ name: f.jsonName, in: "query", required: isRequired(f), schema: int64AsText(pagingBounds(route, f, schemas.fieldSchema(f))) })),
   ];
   const role = Role[route.minRole] ?? "UNSPECIFIED";
   const response = responseSchema(route, schemas);

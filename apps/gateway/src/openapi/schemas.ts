@@ -1,6 +1,7 @@
 // JSON Schemas (OpenAPI 3.1) for messages as the gateway renders them.
 import { ScalarType, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { enumShortName } from "../transcode/rest-json.js";
+import { isRequired } from "@signage/platform";
 
 export type Schema = Record<string, unknown>;
 
@@ -39,7 +40,8 @@ export class SchemaRegistry {
   objectSchema(desc: DescMessage): Schema {
     const properties: Record<string, Schema> = {};
     for (const field of desc.fields) properties[field.jsonName] = this.fieldSchema(field);
-    return { type: "object", properties };
+    const required = desc.fields.filter(isRequired).map((f) => f.jsonName);
+    return { type: "object", ...(required.length ? { required } : {}), properties };
   }
 
   single(field: DescField, kind: "scalar" | "enum" | "message"): Schema {

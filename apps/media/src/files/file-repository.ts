@@ -60,10 +60,11 @@ export function checkValidity(validFrom: number | null | undefined, validTo: num
   }
 }
 
-export function checkFileName(name: string | undefined | null): string {
+/** `parameter`: the input the name came in (`newName` on rename), which the error names. */
+export function checkFileName(name: string | undefined | null, parameter = "name"): string {
   const trimmed = (name ?? "").trim();
-  if (!trimmed) throw serviceError(Code.InvalidArgument, "file.error.invalidName", "A file needs a non-empty name");
-  if (trimmed.length > 1024) throw serviceError(Code.InvalidArgument, "file.error.invalidName", "A file name has at most 1024 characters");
+  if (!trimmed) throw serviceError(Code.InvalidArgument, "file.error.invalidName", `A file needs a non-empty ${parameter}`, { parameter });
+  if (trimmed.length > 1024) throw serviceError(Code.InvalidArgument, "file.error.invalidName", `A file ${parameter} has at most 1024 characters`, { parameter, maxLength: 1024 });
   return trimmed;
 }
 

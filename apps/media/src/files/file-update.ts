@@ -54,7 +54,7 @@ export async function updateFile(ctx: HandlerContext, deps: FileDeps, fileId: st
 
 export async function renameFile(ctx: HandlerContext, deps: FileDeps, fileId: string, newName: string): Promise<void> {
   const auth = requireAuth(ctx);
-  const name = checkFileName(newName);
+  const name = checkFileName(newName, "newName");
   await deps.knex.transaction(async (trx) => {
     const row = await requireFile(trx, auth.scope, fileId, true);
     await deps.teams.assertWritable(trx, auth, "file", [row.id]);

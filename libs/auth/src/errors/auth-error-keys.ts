@@ -14,6 +14,7 @@ export const AuthErrorKey = {
   customerDeleted: "auth.error.customerDeleted",
   userDeleted: "auth.error.userDeleted",
   tokenOutdated: "auth.error.tokenOutdated",
+  twoFactorSetupRequired: "user.error.twoFactorSetupRequired",
   customerNotOwned: "customer.error.notOwned",
   customerIdRequired: "customer.error.customerIdRequired",
   customerIdInvalid: "customer.error.customerIdInvalid",

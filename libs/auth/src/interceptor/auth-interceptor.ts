@@ -33,8 +33,9 @@ export interface AuthInterceptorOptions {
 /**
  * Server interceptor: default-deny on methods without `min_role`, token verification, the
  * caller's customer still usable (not deleted, restricted or expired: checked on every call,
- * so a token is refused at once, not at its expiry), role check, sensitive checks (method
- * option, or a set `sensitive_field`), and the customer scope put into the handler context.
+ * so a token is refused at once, not at its expiry), role check, the duty to set up 2FA first
+ * (a forced user only reaches methods marked `allowed_before_2fa_setup`), sensitive checks
+ * (method option, or a set `sensitive_field`), and the customer scope put into the handler context.
  */
 export function createAuthInterceptor({ verifier, directory, totp, captcha, currentUser, now = Date.now }: AuthInterceptorOptions): Interceptor {
   return (next) => async (req) => {
@@ -49,13 +50,24 @@ export function createAuthInterceptor({ verifier, directory, totp, captcha, curr
     }
 
     let caller = await currentCaller(await authenticate(verifier, req.header), directory, now());
-    // The user's 2FA setting now, not when the token was issued: turning 2FA on guards sensitive calls at once.
-    if (currentUser && caller.kind === "user") caller = { ...caller, twoFactor: (await currentUser.check(caller, req.contextValues)).twoFactor };
+    // The user's 2FA setting now, not when the token was issued: turning 2FA on guards sensitive calls at
+    // once, and setting it up (or the duty to, imposed or lifted) counts at once where the users live.
+    if (currentUser && caller.kind === "user") {
+      const current = await currentUser.check(caller, req.contextValues);
+      caller = { ...caller, twoFactor: current.twoFactor, twoFactorSetupRequired: current.twoFactorSetupRequired };
+    }
     if (!roleAtLeast(caller.role, policy.minRole)) {
       throw serviceError(Code.PermissionDenied, AuthErrorKey.forbidden, "role too low for this operation", {
         requiredRole: roleName(policy.minRole),
         role: roleName(caller.role),
       });
+    }
+    if (mustSetUpTwoFactor(caller) && !policy.allowedBefore2faSetup) {
+      throw serviceError(
+        Code.PermissionDenied,
+        AuthErrorKey.twoFactorSetupRequired,
+        "2FA must be set up first: this user (or its customer) requires two-factor authentication. Set it up with POST /api/user/2fa?enable=true and confirm it with &totp=<code>; then refresh the access token",
+      );
     }
     const sensitive = policy.sensitive || (!req.stream && touchedSensitiveField(req.method.input, req.message, policy.sensitiveFields) !== undefined);
     if (sensitive) {
@@ -71,6 +83,15 @@ export function createAuthInterceptor({ verifier, directory, totp, captcha, curr
     peeked.req.contextValues.set(authContextKey, { caller, scope });
     return next(peeked.req);
   };
+}
+
+/**
+ * Customer "force2FA | boolean | mandatory 2FA for all users" (document 2), and the user's own
+ * forceToSet2FA: a user who has not set up 2FA yet is held to what gets it compliant. API
+ * clients have no 2FA to set up and device users sign in on players, so neither is held back.
+ */
+function mustSetUpTwoFactor(caller: Caller): boolean {
+  return caller.twoFactorSetupRequired === true && caller.kind === "user" && caller.role !== Role.DEVICE_USER;
 }
 
 async function authenticate(verifier: TokenVerifier, header: Headers): Promise<Caller> {

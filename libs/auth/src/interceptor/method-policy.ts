@@ -1,6 +1,6 @@
 import { getOption, ScalarType, type DescField, type DescMethod } from "@bufbuild/protobuf";
 import { Role } from "@signage/contracts/signage/common/v1/role_pb";
-import { customer_selector, min_role, sensitive, totp_code } from "@signage/contracts/signage/options/v1/options_pb";
+import { allowed_before_2fa_setup, customer_selector, min_role, sensitive, totp_code } from "@signage/contracts/signage/options/v1/options_pb";
 import { sensitiveFieldRules, type SensitiveFieldRule } from "./sensitive-fields.js";
 
 /** A method's access rules as written in its proto options. */
@@ -13,6 +13,8 @@ export interface MethodPolicy {
   customerIdField: DescField | undefined;
   /** A top-level string field marked `totp_code`: the caller's TOTP code, as the `x-totp` header would carry it. */
   totpCodeField: DescField | undefined;
+  /** `allowed_before_2fa_setup`: a user who must set up 2FA first may call it (read itself, set up 2FA, ...). */
+  allowedBefore2faSetup: boolean;
 }
 
 // The standard gRPC health service is vendored without our options; Kubernetes
@@ -33,6 +35,7 @@ export function methodPolicy(method: DescMethod): MethodPolicy {
         ? method.input.fields.find((f) => f.name === "customer_id" && f.fieldKind === "scalar")
         : undefined,
       totpCodeField: method.input.fields.find((f) => f.fieldKind === "scalar" && f.scalar === ScalarType.STRING && getOption(f, totp_code)),
+      allowedBefore2faSetup: getOption(method, allowed_before_2fa_setup),
     };
     policies.set(method, policy);
   }

@@ -8,6 +8,9 @@ export const accessClaimsSchema = z.object({
   role: z.string(),
   no: z.boolean(),
   tfa: z.boolean(),
+  // Forced to set up 2FA. Optional: tokens issued before the claim existed still verify (as false),
+  // so a rolling deploy does not log everyone out.
+  f2fa: z.boolean().optional(),
   kind: z.enum(["user", "client"]),
   jti: z.string().min(1),
 });

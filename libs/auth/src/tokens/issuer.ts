@@ -12,6 +12,8 @@ export interface AccessTokenSubject {
   role: Role;
   networkOwner: boolean;
   twoFactor: boolean;
+  /** The user must set up 2FA before anything else (the `f2fa` claim); absent = false. */
+  twoFactorSetupRequired?: boolean;
   kind: CallerKind;
 }
 
@@ -49,6 +51,7 @@ export function createTokenIssuer({
         role: roleName(s.role),
         no: s.networkOwner,
         tfa: s.twoFactor,
+        f2fa: s.twoFactorSetupRequired === true,
         kind: s.kind,
       })
         .setProtectedHeader({ alg: signingKeys.alg, typ: "at+jwt" })

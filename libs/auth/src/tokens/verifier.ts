@@ -60,6 +60,7 @@ export function createTokenVerifier({
         role,
         networkOwner: c.no,
         twoFactor: c.tfa,
+        twoFactorSetupRequired: c.f2fa ?? false,
         kind: c.kind,
         token,
       };

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file signage/options/v1/options.proto.
  */
 export const file_signage_options_v1_options: GenFile = /*@__PURE__*/
-  fileDesc("CiBzaWduYWdlL29wdGlvbnMvdjEvb3B0aW9ucy5wcm90bxISc2lnbmFnZS5vcHRpb25zLnYxIiUKDlNlbnNpdGl2ZUZpZWxkEhMKC2VudW1fdmFsdWVzGAEgAygJOlQKCG1pbl9yb2xlEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYuY4DIAEoDjIXLnNpZ25hZ2UuY29tbW9uLnYxLlJvbGVSB21pblJvbGU6TQoRY3VzdG9tZXJfc2VsZWN0b3ISHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxi6jgMgASgIUhBjdXN0b21lclNlbGVjdG9yOj4KCXNlbnNpdGl2ZRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLuOAyABKAhSCXNlbnNpdGl2ZTpECg1tYXhfcGFnZV9zaXplEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYvI4DIAEoBVILbWF4UGFnZVNpemU6bAoPc2Vuc2l0aXZlX2ZpZWxkEh0uZ29vZ2xlLnByb3RvYnVmLkZpZWxkT3B0aW9ucxidjwMgASgLMiIuc2lnbmFnZS5vcHRpb25zLnYxLlNlbnNpdGl2ZUZpZWxkUg5zZW5zaXRpdmVGaWVsZDpHCg9udWxsX3doZW5fdW5zZXQSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGJ6PAyABKAhSDW51bGxXaGVuVW5zZXQ6PAoJdG90cF9jb2RlEh0uZ29vZ2xlLnByb3RvYnVmLkZpZWxkT3B0aW9ucxifjwMgASgIUgh0b3RwQ29kZWIGcHJvdG8z", [file_google_protobuf_descriptor, file_signage_common_v1_role]);
+  fileDesc("CiBzaWduYWdlL29wdGlvbnMvdjEvb3B0aW9ucy5wcm90bxISc2lnbmFnZS5vcHRpb25zLnYxIiUKDlNlbnNpdGl2ZUZpZWxkEhMKC2VudW1fdmFsdWVzGAEgAygJOlQKCG1pbl9yb2xlEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYuY4DIAEoDjIXLnNpZ25hZ2UuY29tbW9uLnYxLlJvbGVSB21pblJvbGU6TQoRY3VzdG9tZXJfc2VsZWN0b3ISHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxi6jgMgASgIUhBjdXN0b21lclNlbGVjdG9yOj4KCXNlbnNpdGl2ZRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLuOAyABKAhSCXNlbnNpdGl2ZTpECg1tYXhfcGFnZV9zaXplEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYvI4DIAEoBVILbWF4UGFnZVNpemU6WQoYYWxsb3dlZF9iZWZvcmVfMmZhX3NldHVwEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYvY4DIAEoCFIVYWxsb3dlZEJlZm9yZTJmYVNldHVwOmwKD3NlbnNpdGl2ZV9maWVsZBIdLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE9wdGlvbnMYnY8DIAEoCzIiLnNpZ25hZ2Uub3B0aW9ucy52MS5TZW5zaXRpdmVGaWVsZFIOc2Vuc2l0aXZlRmllbGQ6RwoPbnVsbF93aGVuX3Vuc2V0Eh0uZ29vZ2xlLnByb3RvYnVmLkZpZWxkT3B0aW9ucxiejwMgASgIUg1udWxsV2hlblVuc2V0OjwKCXRvdHBfY29kZRIdLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE9wdGlvbnMYn48DIAEoCFIIdG90cENvZGViBnByb3RvMw", [file_google_protobuf_descriptor, file_signage_common_v1_role]);
 
 /**
  * A request field whose change makes the call sensitive (document 2: "changing
@@ -77,10 +77,24 @@ export const max_page_size: GenExtension<MethodOptions, number> = /*@__PURE__*/
   extDesc(file_signage_options_v1_options, 3);
 
 /**
+ * Callable by a user who must set up 2FA first (forceToSet2FA: the user's own
+ * flag, or its customer's "force2FA | mandatory 2FA for all users" while the
+ * user has no 2FA): what such a user needs to get compliant (read itself, set
+ * up and confirm 2FA, change its password, refresh or revoke tokens). Every
+ * other method refuses such a user with PermissionDenied
+ * `user.error.twoFactorSetupRequired`. API clients and device users are never
+ * held back, and PUBLIC methods have no caller to hold back.
+ *
+ * @generated from extension: bool allowed_before_2fa_setup = 51005;
+ */
+export const allowed_before_2fa_setup: GenExtension<MethodOptions, boolean> = /*@__PURE__*/
+  extDesc(file_signage_options_v1_options, 4);
+
+/**
  * @generated from extension: signage.options.v1.SensitiveField sensitive_field = 51101;
  */
 export const sensitive_field: GenExtension<FieldOptions, SensitiveField> = /*@__PURE__*/
-  extDesc(file_signage_options_v1_options, 4);
+  extDesc(file_signage_options_v1_options, 5);
 
 /**
  * A response field the documents show as null when it has no value (a root
@@ -90,7 +104,7 @@ export const sensitive_field: GenExtension<FieldOptions, SensitiveField> = /*@__
  * @generated from extension: bool null_when_unset = 51102;
  */
 export const null_when_unset: GenExtension<FieldOptions, boolean> = /*@__PURE__*/
-  extDesc(file_signage_options_v1_options, 5);
+  extDesc(file_signage_options_v1_options, 6);
 
 /**
  * A request string field carrying the caller's own TOTP code (`POST
@@ -100,5 +114,5 @@ export const null_when_unset: GenExtension<FieldOptions, boolean> = /*@__PURE__*
  * @generated from extension: bool totp_code = 51103;
  */
 export const totp_code: GenExtension<FieldOptions, boolean> = /*@__PURE__*/
-  extDesc(file_signage_options_v1_options, 6);
+  extDesc(file_signage_options_v1_options, 7);
 
