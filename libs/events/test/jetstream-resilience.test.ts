@@ -183,12 +183,14 @@ describe("jetstream resilience", () => {
     expect(logger.entries.some((e) => e.level === "error" && /connection closed/.test(e.msg ?? ""))).toBe(false);
   }, 30_000);
 
-  it("logs an error when the durable consumer is deleted under a running subscription (not a silent stop)", async () => {
+  // Not a silent stop: the consumer is re-created and said so (jetstream-heal.test.ts has the details).
+  it("warns, naming the consumer, when the durable consumer is deleted under a running subscription, and re-creates it", async () => {
     const w = await world();
     const logger = recordingLogger();
     const bus = await w.bus({ logger });
     await bus.subscribe({ consumer: "svc.gone", types: ["a.b"], handler: async () => {} });
     await w.jsm.consumers.delete(w.streamName, "svc_gone");
-    await waitFor(() => logger.entries.some((e) => e.level === "error" && e.obj.consumer === "svc.gone"), "an error naming the consumer", 10_000);
+    await waitFor(() => logger.entries.some((e) => e.level === "warn" && e.obj.consumer === "svc.gone" && /re-created/.test(e.msg ?? "")), "a warning naming the consumer", 10_000);
+    expect((await w.jsm.consumers.info(w.streamName, "svc_gone")).config.durable_name).toBe("svc_gone");
   }, 15_000);
 });

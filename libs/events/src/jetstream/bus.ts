@@ -8,9 +8,10 @@ import { noopLogger, type Logger } from "../logger.js";
 import { DEFAULT_MAX_DELIVER, type RetryDelay } from "../retry.js";
 import { assertTypePattern, subjectFor } from "../subjects.js";
 import { defaultTracer, withProducerSpan } from "../tracing.js";
-import { durableName, ensureConsumer, filterFor, supportsMultiFilter } from "./consumer.js";
+import { durableName, ensureConsumer, filterFor, supportsMultiFilter, type ConsumerSettings } from "./consumer.js";
 import { handleMessage } from "./handle-message.js";
-import { ensureStream } from "./stream.js";
+import { keepConsumer } from "./heal.js";
+import { ensureStream, type StreamSettings } from "./stream.js";
 import { startPullLoop } from "./subscription.js";
 
 export interface JetStreamBusOptions {
@@ -47,6 +48,29 @@ export interface JetStreamBusOptions {
    * client's default ten attempts (about 20 s).
    */
   connection?: Omit<ConnectionOptions, "servers" | "name">;
+  /**
+   * How long one pull request lasts; the server sends idle heartbeats at half of it,
+   * and two missed ones make the client check that its consumer still exists.
+   * Default 30 s (minimum 1 s).
+   */
+  pullExpiresMs?: number;
+  /**
+   * When a subscription's durable consumer (or the stream) is deleted under it, the
+   * subscription re-creates it and resumes. Back-off between failed attempts: from
+   * `minMs`, doubling, at most `maxMs`. Default 250 ms to 30 s; the first attempt is immediate.
+   */
+  recoveryBackoffMs?: { minMs?: number; maxMs?: number };
+  /**
+   * How long after a subscription settles messages it reads its consumer's ack floor
+   * again: the position a re-created consumer resumes from. Lower means fewer events
+   * delivered twice after a re-create, more consumer-info requests while busy. Default 5 s.
+   */
+  ackFloorRefreshMs?: number;
+  /**
+   * A subscription that finds the stream deleted waits this long, then re-creates it
+   * (with the settings above) unless someone else has meanwhile. Default 1 s.
+   */
+  streamRecreateDelayMs?: number;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -65,13 +89,15 @@ export async function createJetStreamBus(opts: JetStreamBusOptions): Promise<Eve
   const nc = await connect({ maxReconnectAttempts: -1, ...opts.connection, servers: opts.servers, name: opts.name });
   watchConnection(nc, logger, () => closing !== undefined || failedStart);
   const jsm = await nc.jetstreamManager().catch(closeAndThrow(nc, () => (failedStart = true)));
-  await ensureStream(jsm, {
+  // Kept: a subscription whose stream is deleted re-creates it with these.
+  const streamSettings: StreamSettings = {
     name: streamName,
     subjectPrefix: prefix,
     duplicateWindowMs: opts.duplicateWindowMs ?? 2 * 60_000,
     maxAgeMs: opts.maxAgeMs ?? 7 * DAY_MS,
     replicas: opts.replicas,
-  }).catch(closeAndThrow(nc, () => (failedStart = true)));
+  };
+  await ensureStream(jsm, streamSettings).catch(closeAndThrow(nc, () => (failedStart = true)));
   const js = nc.jetstream();
   const multiFilter = supportsMultiFilter(nc.info?.version);
   const subscriptions = new Set<Subscription>();
@@ -100,11 +126,11 @@ export async function createJetStreamBus(opts: JetStreamBusOptions): Promise<Eve
     if (o.types.length === 0) throw new Error("subscribe needs at least one event type");
     o.types.forEach(assertTypePattern);
     const durable = durableName(o.consumer);
-    await ensureConsumer(
-      jsm,
-      { stream: streamName, durable, filter: filterFor(prefix, o.types, multiFilter), ackWaitMs, startFrom: o.startFrom ?? "new" },
-      logger,
-    );
+    const consumerSettings: ConsumerSettings = { stream: streamName, durable, filter: filterFor(prefix, o.types, multiFilter), ackWaitMs, startFrom: o.startFrom ?? "new" };
+    // Read before the consumer is ensured: a stream re-created after this reading is told apart later.
+    const stream = await jsm.streams.info(streamName);
+    await ensureConsumer(jsm, consumerSettings, logger);
+    const source = await js.consumers.get(streamName, durable);
     const policy = { system: "nats", consumer: o.consumer, tracer, logger, maxDeliver, retryDelay: opts.nakDelayMs };
     const ctx = {
       policy,
@@ -114,12 +140,27 @@ export async function createJetStreamBus(opts: JetStreamBusOptions): Promise<Eve
     };
     const sub = await startPullLoop({
       consumer: o.consumer,
-      source: await js.consumers.get(streamName, durable),
+      source,
       concurrency: Math.max(1, o.concurrency ?? 1),
       ackWaitMs,
+      pullExpiresMs: opts.pullExpiresMs,
       handle: (msg) => handleMessage(ctx, msg),
       logger,
       onStopped: () => subscriptions.delete(sub),
+      recovery: keepConsumer({
+        jsm,
+        js,
+        stream: streamSettings,
+        consumer: consumerSettings,
+        label: o.consumer,
+        startInfo: await source.info(true),
+        streamCreated: stream.created,
+        refreshMs: opts.ackFloorRefreshMs ?? 5_000,
+        streamRecreateDelayMs: opts.streamRecreateDelayMs ?? 1_000,
+        logger,
+      }),
+      backoff: { minMs: opts.recoveryBackoffMs?.minMs ?? 250, maxMs: opts.recoveryBackoffMs?.maxMs ?? 30_000 },
+      connectionClosed: () => nc.isClosed(),
     });
     subscriptions.add(sub);
     // Make sure the pull request reached the server before subscribe() resolves.

@@ -1,4 +1,4 @@
-import { RetentionPolicy, StorageType, nanos, type JetStreamManager, type NatsError } from "nats";
+import { RetentionPolicy, StorageType, nanos, type JetStreamManager, type NatsError, type StreamInfo } from "nats";
 
 export interface StreamSettings {
   name: string;
@@ -10,20 +10,25 @@ export interface StreamSettings {
 }
 
 const STREAM_NAME_EXISTS = 10058;
+const STREAM_NOT_FOUND = 10059;
+
+export function isStreamNotFound(err: unknown): boolean {
+  return (err as NatsError | undefined)?.api_error?.err_code === STREAM_NOT_FOUND;
+}
 
 /**
  * Creates the events stream, or brings an existing one in line with our
  * settings. Add-then-update (rather than info-then-add) tolerates several
  * services starting at once.
  */
-export async function ensureStream(jsm: JetStreamManager, s: StreamSettings): Promise<void> {
+export async function ensureStream(jsm: JetStreamManager, s: StreamSettings): Promise<StreamInfo> {
   const managed = {
     subjects: [`${s.subjectPrefix}.>`],
     duplicate_window: nanos(s.duplicateWindowMs),
     max_age: nanos(s.maxAgeMs),
   };
   try {
-    await jsm.streams.add({
+    return await jsm.streams.add({
       name: s.name,
       storage: StorageType.File,
       // Limits retention: every durable consumer sees every event, independently.
@@ -33,6 +38,6 @@ export async function ensureStream(jsm: JetStreamManager, s: StreamSettings): Pr
     });
   } catch (err) {
     if ((err as NatsError).api_error?.err_code !== STREAM_NAME_EXISTS) throw err;
-    await jsm.streams.update(s.name, managed);
+    return jsm.streams.update(s.name, managed);
   }
 }
