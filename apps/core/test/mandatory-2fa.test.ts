@@ -138,6 +138,16 @@ describe("customer 'force2FA | boolean | mandatory 2FA for all users'", () => {
     expectOk(await listFiles(tokens.access), "media, refreshed after force2FA off");
   });
 
+  it("its user may leave instead of setting 2FA up (DELETE /api/user/myAccount)", async () => {
+    const customerId = await forcedCustomer();
+    const viewer = await createUser(platform.http, admin, customerId, "VIEWER");
+    const token = (await passwordGrant(viewer)).access;
+    expectSetupRequired(await listUsers(token), "GET /api/v2/user");
+    const left = await platform.http.delete("/api/user/myAccount", { token });
+    expect(left.status, left.text).toBe(204);
+    expect((await platform.http.post("/oauth/token", { body: new URLSearchParams({ grant_type: "password", username: viewer.email, password: viewer.password }) })).status).toBe(400);
+  });
+
   it("device users of such a customer are not held back", async () => {
     const customerId = await forcedCustomer();
     const device = await createUser(platform.http, admin, customerId, "DEVICE_USER");

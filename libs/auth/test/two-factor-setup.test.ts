@@ -51,14 +51,14 @@ async function tokenWithoutSetupClaim(role: string): Promise<string> {
 }
 
 describe("mandatory 2FA: a user who must set it up first", () => {
-  it("the allowed methods are exactly the ones marked in the proto: read itself, set up / confirm 2FA, own password, token grant and revoke", () => {
+  it("the allowed methods are exactly the ones marked in the proto: read itself, set up / confirm 2FA, own password, leave (own account delete), token grant and revoke", () => {
     const marked = allFiles
       .flatMap((file) => file.services)
       .flatMap((service) => service.methods)
       .filter((method) => methodPolicy(method).allowedBefore2faSetup)
       .map((method) => `${method.parent.name}.${method.name}`)
       .sort();
-    expect(marked).toEqual(["AuthService.IssueToken", "AuthService.RevokeToken", "UserService.ChangePassword", "UserService.GetMe", "UserService.SetTwoFactor"]);
+    expect(marked).toEqual(["AuthService.IssueToken", "AuthService.RevokeToken", "UserService.ChangePassword", "UserService.DeleteMyAccount", "UserService.GetMe", "UserService.SetTwoFactor"]);
     expect(methodPolicy(AuthService.method.createApiClient).allowedBefore2faSetup).toBe(false);
   });
 
@@ -68,18 +68,19 @@ describe("mandatory 2FA: a user who must set it up first", () => {
     const err = await expectError(client.listUsers({}, { headers: forced }), Code.PermissionDenied, SETUP_REQUIRED);
     expect(err.rawMessage).toMatch(/2FA must be set up first/);
     await expectError(client.updateUser({ email: "user@example.com", user: { name: "x" } }, { headers: forced }), Code.PermissionDenied, SETUP_REQUIRED);
-    await expectError(client.deleteMyAccount({}, { headers: forced }), Code.PermissionDenied, SETUP_REQUIRED);
+    await expectError(client.deleteProfilePicture({}, { headers: forced }), Code.PermissionDenied, SETUP_REQUIRED);
     expect(handled).toEqual([]);
   });
 
-  it("still reads itself, sets up and confirms 2FA and changes its password", async () => {
+  it("still reads itself, sets up and confirms 2FA, changes its password and may leave", async () => {
     const { client, handled } = users();
     const forced = bearer(await token({ role: Role.VIEWER, customerId: OTHER_TENANT, twoFactorSetupRequired: true }));
     await client.getMe({}, { headers: forced });
     await client.setTwoFactor({ enable: true }, { headers: forced });
     await client.setTwoFactor({ enable: true, totp: "123456" }, { headers: forced });
     await client.changePassword({ oldPassword: "a", newPassword: "b" }, { headers: forced });
-    expect(handled).toEqual(["getMe", "setTwoFactor", "setTwoFactor", "changePassword"]);
+    await client.deleteMyAccount({}, { headers: forced });
+    expect(handled).toEqual(["getMe", "setTwoFactor", "setTwoFactor", "changePassword", "deleteMyAccount"]);
   });
 
   it("the role check comes first: a method above the role is auth.error.forbidden, as for anyone", async () => {
