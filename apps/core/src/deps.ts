@@ -24,6 +24,8 @@ export interface CoreDeps {
   refreshTokenTtlSeconds: number;
   /** `REFRESH_REUSE_GRACE_SECONDS`: how long after its first use a rotated refresh token may be presented again (lost response) while its successor is unused; 0: never. */
   refreshReuseGraceSeconds: number;
+  /** Key deriving a refresh token's successor from it (refresh-tokens.ts successorOf). */
+  refreshSuccessorKey: Uint8Array;
   /** Other services of the composition (media answers the customers' file storage usage). */
   peers?: Peers;
 }

@@ -12,7 +12,7 @@ import { customerService } from "./customers/customer-service.js";
 import { userService } from "./users/user-service.js";
 import { uiProfileService } from "./ui-profiles/ui-profile-service.js";
 import { authService } from "./oauth/auth-service.js";
-import { refreshReuseGraceSecondsFromEnv } from "./oauth/refresh-tokens.js";
+import { refreshReuseGraceSecondsFromEnv, successorKeyFrom } from "./oauth/refresh-tokens.js";
 import { createCustomerTenantDirectory } from "./customers/customer-directory.js";
 import { bootstrapAdmin } from "./users/bootstrap-admin.js";
 import { CustomerEvent, customerEventData, enqueueCustomerEvent } from "./customers/customer-events.js";
@@ -39,6 +39,7 @@ export const coreModule: ServiceModule = {
       issuer: createTokenIssuer({ signingKeys: ctx.signingKeys, accessTtlSeconds: ACCESS_TTL_SECONDS }),
       refreshTokenTtlSeconds: REFRESH_TTL_SECONDS,
       refreshReuseGraceSeconds: refreshReuseGraceSecondsFromEnv(ctx.env),
+      refreshSuccessorKey: successorKeyFrom(ctx.signingKeys.privateKeyPem),
       peers: ctx.peers,
     };
     const adminEmail = ctx.env.ADMIN_EMAIL || "admin@example.com";

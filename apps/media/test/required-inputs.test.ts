@@ -6,7 +6,7 @@
 // documented error body, never served with a default.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DescField } from "@bufbuild/protobuf";
+import { ScalarType, type DescField } from "@bufbuild/protobuf";
 import { allFiles } from "@signage/contracts";
 import { buildRouteTable, type RestRoute } from "@signage/gateway";
 import { isRequired } from "@signage/platform";
@@ -41,6 +41,9 @@ beforeAll(async () => {
     quickFilterId: qf.body.id,
     autoSync: "true",
     cleanupOutdatedFiles: "true",
+    credentialId: "credential-1",
+    exportFormat: "PDF",
+    exportStrategy: "ALL",
     size: "1000",
     totalChunks: "1",
   };
@@ -50,13 +53,15 @@ afterAll(() => lib?.close());
 function valueOf(field: DescField): string | number {
   const value = values[field.jsonName];
   if (value === undefined) throw new Error(`no test value for the required input ${field.jsonName}: add one`);
-  return field.fieldKind === "scalar" && /INT|FIXED/.test(String(field.scalar)) ? Number(value) : value;
+  const numeric = field.fieldKind === "scalar" && ![ScalarType.STRING, ScalarType.BOOL, ScalarType.BYTES].includes(field.scalar);
+  return numeric ? Number(value) : value;
 }
 
 function call(route: RestRoute, query: Record<string, string | number>, body?: Record<string, unknown>) {
   const path = route.template.pattern;
   expect(path, "routes with required inputs have no path variables here").not.toMatch(/\{/);
-  const send = { GET: lib.http.get, POST: lib.http.post, PUT: lib.http.put, DELETE: lib.http.delete, PATCH: lib.http.post }[route.verb];
+  if (route.verb === "PATCH") throw new Error("no PATCH route expected");
+  const send = { GET: lib.http.get, POST: lib.http.post, PUT: lib.http.put, DELETE: lib.http.delete }[route.verb];
   return send(path, { token: t.owner.token, query, ...(body ? { body } : {}) });
 }
 

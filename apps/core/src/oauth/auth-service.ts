@@ -41,9 +41,12 @@ function userSubject(row: UserRow): AccessTokenSubject {
 export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthService>> {
   const { knex, newId, issuer } = deps;
 
-  async function tokensFor(db: Knex | Knex.Transaction, row: UserRow, familyId?: string, parentId?: string) {
+  /** A new access token, with a new login's refresh token or the successor `consumeRefreshToken` named. */
+  async function tokensFor(db: Knex | Knex.Transaction, row: UserRow, rotation?: { familyId: string; successor: { token: string; existing: boolean } }) {
     const access = await issuer.issueAccessToken(userSubject(row));
-    const refreshToken = await issueRefreshToken(db, newId, row.id, deps.refreshTokenTtlSeconds, familyId, parentId);
+    const refreshToken = rotation?.successor.existing
+      ? rotation.successor.token
+      : await issueRefreshToken(db, newId, row.id, deps.refreshTokenTtlSeconds, rotation?.familyId, rotation?.successor.token);
     return { accessToken: access.token, tokenType: "Bearer", expiresIn: BigInt(access.expiresIn), refreshToken };
   }
 
@@ -78,10 +81,9 @@ export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthServ
           // back and leaves it unused, so a later retry is not taken for a replay that revokes
           // the login; a replay's family revocation is returned, not thrown, so it commits.
           // A retry of a token used moments ago whose successor is still unused (the response
-          // was lost) gets a new successor in the same family; the unused one is revoked
-          // (REFRESH_REUSE_GRACE_SECONDS, refresh-tokens.ts).
+          // was lost) gets that same successor again (REFRESH_REUSE_GRACE_SECONDS, refresh-tokens.ts).
           const result = await knex.transaction(async (trx) => {
-            const outcome = await consumeRefreshToken(trx, presented, deps.refreshReuseGraceSeconds);
+            const outcome = await consumeRefreshToken(trx, presented, deps.refreshSuccessorKey, deps.refreshReuseGraceSeconds);
             if (!outcome.ok) return outcome;
             const row = await findUserById(trx, outcome.row.user_id);
             if (!row) throw invalidGrant("The user no longer exists");
@@ -92,10 +94,15 @@ export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthServ
             if (!row.username_password_login_enabled || !row.oauth_password_flow_enabled) {
               throw invalidGrant("Password login is disabled for this user");
             }
-            return { ok: true as const, tokens: await tokensFor(trx, row, outcome.row.family_id, outcome.row.id), reissued: outcome.reissued === true, familyId: outcome.row.family_id };
+            const tokens = await tokensFor(trx, row, { familyId: outcome.row.family_id, successor: outcome.successor });
+            return { ok: true as const, tokens, retried: outcome.successor.existing, familyId: outcome.row.family_id };
           });
-          if (!result.ok) throw invalidGrant(`The refresh token is ${result.reason}`);
-          if (result.reissued) deps.logger.info({ familyId: result.familyId }, "refresh token presented again within the reuse grace: successor reissued");
+          if (!result.ok) {
+            // A replay revoked a login: a leaked token, or a client presenting an old one. Worth an operator's look.
+            if (result.reason === "reused") deps.logger.warn({ familyId: result.familyId, userId: result.userId }, "rotated refresh token presented again: login revoked");
+            throw invalidGrant(`The refresh token is ${result.reason}`);
+          }
+          if (result.retried) deps.logger.info({ familyId: result.familyId }, "refresh token presented again within the reuse grace: its unused successor handed out again");
           return result.tokens;
         }
         case "client_credentials": {

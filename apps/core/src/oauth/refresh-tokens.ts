@@ -2,9 +2,9 @@
 // rotated on every use. Presenting an already-rotated token means it leaked:
 // the whole family (that login) is revoked. Except shortly after its use, while
 // its successor is still unused (the reuse grace, below): then the response that
-// carried the successor was most likely lost, and the retry gets a new successor;
-// presenting that superseded successor later is a replay too.
-import { createHash, randomBytes } from "node:crypto";
+// carried the successor was most likely lost, and the retry gets that same
+// successor again.
+import { createHash, createHmac, hkdfSync, randomBytes } from "node:crypto";
 import type { Knex } from "knex";
 import type { IdGenerator } from "@signage/db";
 
@@ -19,97 +19,104 @@ export interface RefreshTokenRow {
   revoked_at: Date | null;
 }
 
+/**
+ * A token's successor is derived from it (HMAC under a key only core holds), not drawn at
+ * random, so a retry of the same rotation can be answered with the same successor without
+ * storing it: the successor a lost response carried is the one the retry receives. Holders of
+ * one token therefore share one chain, and whichever of them presents its next token second is
+ * a replay (RFC 9700 4.14.2), as without the grace.
+ */
+export function successorOf(key: Uint8Array, token: string): string {
+  return createHmac("sha256", key).update(token).digest("base64url");
+}
+
+/** The successor key, derived from core's signing key (one secret to provision and rotate). */
+export function successorKeyFrom(privateKeyPem: string): Uint8Array {
+  return new Uint8Array(hkdfSync("sha256", privateKeyPem, "signage refresh token successor", "v1", 32));
+}
+
 export async function issueRefreshToken(
   trx: Knex | Knex.Transaction,
   newId: IdGenerator,
   userId: string,
   ttlSeconds: number,
   familyId: string = newId(),
-  /** The token this one replaces (rotation); none for a login's first token. */
-  parentId?: string,
+  /** The token itself when it is a successor (successorOf); a login's first token is random. */
+  token: string = randomBytes(32).toString("base64url"),
 ): Promise<string> {
-  const token = randomBytes(32).toString("base64url");
   await trx("refresh_token").insert({
     id: newId(),
     token_hash: hashToken(token),
     user_id: userId,
     family_id: familyId,
-    parent_id: parentId ?? null,
     expires_at: new Date(Date.now() + ttlSeconds * 1000),
   });
   return token;
 }
 
 export type RefreshOutcome =
-  | { ok: true; row: RefreshTokenRow; /** a retry within the reuse grace: the unused successor was revoked */ reissued?: boolean }
-  | { ok: false; reason: "unknown" | "expired" | "revoked" | "reused" };
+  | {
+      ok: true;
+      row: RefreshTokenRow;
+      /** The successor to hand out: issue it (`existing` false), or it is stored and still unused (a retry within the grace). */
+      successor: { token: string; existing: boolean };
+    }
+  | { ok: false; reason: "unknown" | "expired" | "revoked"; familyId?: string }
+  | { ok: false; reason: "reused"; familyId: string; userId: string };
 
 export const DEFAULT_REFRESH_REUSE_GRACE_SECONDS = 30;
+const MAX_REFRESH_REUSE_GRACE_SECONDS = 300;
 
-/** `REFRESH_REUSE_GRACE_SECONDS`: whole seconds >= 0, default 30; 0 turns the grace off. */
+/** `REFRESH_REUSE_GRACE_SECONDS`: whole seconds 0..300, default 30; 0 turns the grace off. */
 export function refreshReuseGraceSecondsFromEnv(env: Record<string, string | undefined>): number {
   const raw = env.REFRESH_REUSE_GRACE_SECONDS?.trim();
   if (!raw) return DEFAULT_REFRESH_REUSE_GRACE_SECONDS;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`REFRESH_REUSE_GRACE_SECONDS must be a whole number of seconds >= 0, got '${raw}'`);
+  const value = /^\d{1,6}$/.test(raw) ? Number(raw) : NaN;
+  if (!(value <= MAX_REFRESH_REUSE_GRACE_SECONDS)) {
+    throw new Error(`REFRESH_REUSE_GRACE_SECONDS must be a whole number of seconds from 0 to ${MAX_REFRESH_REUSE_GRACE_SECONDS}, got '${raw}'`);
+  }
   return value;
 }
 
 /**
- * Marks the presented token rotated (in the caller's transaction) or says why it cannot be used.
- * The caller issues the successor (parent: the presented token) in the same transaction; when it
+ * Marks the presented token rotated (in the caller's transaction) and names its successor, or
+ * says why it cannot be used. The caller issues the successor in the same transaction; when it
  * refuses the refresh and rolls back, nothing here happened.
  *
  * Reuse grace: a token already rotated is presented again within `graceSeconds` of its first use
- * (and not expired), and the login's live token (the one to be presented next) is still a
- * successor of this token, never used. The response that carried that successor was lost; that
- * successor is revoked and `ok` comes back with `reissued`, so the caller issues a new one in its
- * place: one chain goes on. Once the successor was used (the client moved on), after the window,
- * or with `graceSeconds` 0, it is a replay: the family is revoked.
- *
- * A successor issued by a previous version carries no parent_id: a retry of its parent gets no
- * grace (a replay, as before).
+ * (and not expired), and its successor is stored and still unused: the response that carried the
+ * successor was lost. Nothing changes; the same successor is handed out again (with a new access
+ * token). Once the successor was used (the client moved on), after the window, or with
+ * `graceSeconds` 0, it is a replay: the family is revoked. A successor issued by a previous
+ * version (random, not derived) is not found by derivation: a retry of its parent stays a replay.
  *
  * Concurrency: every path starts by locking the presented token's row, so two presentations of
- * one token run one after the other, and the second sees what the first committed (its new
- * successor, which it supersedes in turn). The live token is locked too before it is judged
- * (FOR UPDATE). When a refresh with that live token holds it, the retry waits; once that commits,
- * READ COMMITTED re-checks the row (now rotated: left out) and the successor it issued is not in
- * the statement's snapshot, so nothing qualifies and the retry is a replay that revokes the
- * family, the new successor too. When the retry locks it first, the refresh with it waits and
- * then finds it revoked. Either way one chain at most goes on; the partial unique index
- * refresh_token_family_live_unique backs this: a family never has two live tokens.
+ * one token run one after the other. A retry racing the successor's own use: the successor's row
+ * is locked before it is judged; used first, the retry is a replay; judged first, the retry
+ * hands out the same token its holder is using, and one of the two uses is then a replay.
  */
-export async function consumeRefreshToken(trx: Knex.Transaction, token: string, graceSeconds = 0): Promise<RefreshOutcome> {
+export async function consumeRefreshToken(trx: Knex.Transaction, token: string, successorKey: Uint8Array, graceSeconds = 0): Promise<RefreshOutcome> {
   const row: RefreshTokenRow | undefined = await trx("refresh_token").where({ token_hash: hashToken(token) }).forUpdate().first();
   if (!row) return { ok: false, reason: "unknown" };
-  if (row.revoked_at) {
-    // A successor superseded within the reuse grace while its login goes on: whoever presents it
-    // received the response the retry said was lost, so one of the two is not the client. A replay
-    // (RFC 9700 4.14.2): the login is revoked. A login revoked already has nothing left to revoke.
-    const revoked = await trx("refresh_token").where({ family_id: row.family_id }).whereNull("revoked_at").update({ revoked_at: new Date() });
-    return { ok: false, reason: revoked > 0 ? "reused" : "revoked" };
-  }
+  if (row.revoked_at) return { ok: false, reason: "revoked", familyId: row.family_id };
   const now = Date.now();
+  const successor = successorOf(successorKey, token);
   if (row.rotated_at) {
     if (graceSeconds > 0 && now - row.rotated_at.getTime() < graceSeconds * 1000 && row.expires_at.getTime() > now) {
-      const live: Array<{ id: string; parent_id: string | null }> = await trx("refresh_token")
-        .where({ family_id: row.family_id })
+      const unused = await trx("refresh_token")
+        .where({ token_hash: hashToken(successor), family_id: row.family_id })
         .whereNull("rotated_at")
         .whereNull("revoked_at")
         .forUpdate()
-        .select("id", "parent_id");
-      if (live.length > 0 && live.every((t) => t.parent_id === row.id)) {
-        await trx("refresh_token").whereIn("id", live.map((t) => t.id)).whereNull("rotated_at").whereNull("revoked_at").update({ revoked_at: new Date(now) });
-        return { ok: true, row, reissued: true };
-      }
+        .first("id");
+      if (unused) return { ok: true, row, successor: { token: successor, existing: true } };
     }
     await trx("refresh_token").where({ family_id: row.family_id }).whereNull("revoked_at").update({ revoked_at: new Date() });
-    return { ok: false, reason: "reused" };
+    return { ok: false, reason: "reused", familyId: row.family_id, userId: row.user_id };
   }
-  if (row.expires_at.getTime() <= now) return { ok: false, reason: "expired" };
+  if (row.expires_at.getTime() <= now) return { ok: false, reason: "expired", familyId: row.family_id };
   await trx("refresh_token").where({ id: row.id }).update({ rotated_at: new Date(now) });
-  return { ok: true, row };
+  return { ok: true, row, successor: { token: successor, existing: false } };
 }
 
 /**

@@ -32,11 +32,19 @@ export function fileFolderService(deps: FileDeps): Partial<ServiceImpl<typeof Fi
     createSyncedAlphaDriveFolder: (req, ctx) => createSyncedFolder(ctx, deps, "alpha", req),
     createSyncedBetaDriveFolder: (req, ctx) => createSyncedFolder(ctx, deps, "beta", req),
     createSyncedGammaFolder: (req, ctx) => createSyncedFolder(ctx, deps, "gamma", req),
+    // "GET /api/fileFolder/gammaFolders?credentialId=<id>&folderId=root": both shown, both required ("root" for the top).
     async browseGammaFolders(req) {
       if (!req.credentialId?.trim()) throw missingParameter("credentialId");
+      if (!req.folderId?.trim()) throw missingParameter("folderId");
       return syncNotImplemented("Browsing gamma folders");
     },
-    updateDesignExportFormat: (req, ctx) => onSyncedFolder(ctx, deps, req.folderId, "Re-exporting a gamma design folder", "gamma"),
+    // "PUT /api/fileFolder/updateDesignExportFormat?folderId=<id>&exportFormat=<fmt>&exportStrategy=<strategy>".
+    async updateDesignExportFormat(req, ctx) {
+      for (const [name, value] of [["exportFormat", req.exportFormat], ["exportStrategy", req.exportStrategy]] as const) {
+        if (!value?.trim()) throw missingParameter(name);
+      }
+      return onSyncedFolder(ctx, deps, req.folderId, "Re-exporting a gamma design folder", "gamma");
+    },
 
     async renameFileFolder(req, ctx) {
       const auth = requireAuth(ctx);
