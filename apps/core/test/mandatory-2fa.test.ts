@@ -1,10 +1,13 @@
 // Mandatory 2FA, enforced by every service. Document 2, Customer: "force2FA | boolean |
 // mandatory 2FA for all users"; User: "use2FA, forceToSet2FA | boolean". A user whose
 // forceToSet2FA is true (its own flag, or its customer's force2FA while it has no 2FA) may only
-// read itself, set up and confirm 2FA, change its own password and refresh or revoke tokens;
-// everything else answers 403 `user.error.twoFactorSetupRequired`, in core (which reads the
-// user on every call, so a change counts at once) and in media (which goes by the token's
-// claim until the token is refreshed). API clients and device users are not held back.
+// read itself, set up and confirm 2FA, change its own password, refresh or revoke tokens, or
+// leave instead (DELETE /api/user/myAccount); everything else answers 403
+// `user.error.twoFactorSetupRequired`, in core (which reads the user on every call, so a change
+// counts at once) and in media (which goes by the token's claim until the token is refreshed).
+// API clients and device users are not held back. While its customer forces 2FA a user cannot
+// turn its own 2FA off (409 `user.error.twoFactorMandatory`); set up (or confirmed on again), a
+// forceToSet2FA flag of its own is cleared.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SignJWT } from "jose";
 import { createClient } from "@connectrpc/connect";
@@ -88,6 +91,25 @@ async function setUp2fa(token: string): Promise<string> {
   return secret;
 }
 
+/**
+ * 2FA set up with the user's token, and a source of one-time codes for its sensitive calls: each
+ * code is for a later time step than the one before (codes are one-time, RFC 6238 5.2; the next
+ * step's code is accepted a step early).
+ */
+async function withTwoFactor(token: string): Promise<{ secret: string; nextCode: () => string }> {
+  const secret = await setUp2fa(token);
+  let lastStep = Math.floor((Date.now() - 30_000) / 30_000);
+  return {
+    secret,
+    nextCode: () => {
+      lastStep = Math.max(Math.floor(Date.now() / 30_000), lastStep + 1);
+      return currentTotpCode(secret, lastStep * 30_000);
+    },
+  };
+}
+
+const MANDATORY = "user.error.twoFactorMandatory";
+
 describe("customer 'force2FA | boolean | mandatory 2FA for all users'", () => {
   it("its user without 2FA gets 403 user.error.twoFactorSetupRequired in core and in media, may still read itself and set 2FA up; then core lets it through at once, media with a refreshed token", async () => {
     const customerId = await forcedCustomer();
@@ -168,6 +190,48 @@ describe("customer 'force2FA | boolean | mandatory 2FA for all users'", () => {
     expectOk(await listCustomers(token), "GET /api/customer as an API client");
     expectOk(await listFiles(token), "GET /api/v2/file as an API client");
   });
+
+  // "force2FA | boolean | mandatory 2FA for all users"; "Password, 2FA | ... POST `/api/user/2fa?totp=<code>&enable=<bool>`".
+  it("its user cannot turn its own 2FA off (409 user.error.twoFactorMandatory) and stays let through; once force2FA is off it can", async () => {
+    const customerId = await forcedCustomer();
+    const viewer = await createUser(platform.http, admin, customerId, "VIEWER");
+    const token = (await passwordGrant(viewer)).access;
+    const { nextCode } = await withTwoFactor(token);
+
+    const off = await platform.http.post("/api/user/2fa", { token, query: { enable: false }, headers: { "x-totp": nextCode() } });
+    expect(off.status, off.text).toBe(409);
+    expect(off.body).toEqual(errorBody(409, MANDATORY));
+    expect(off.body.message).toMatch(/requires two-factor authentication for all users/);
+    expect(off.body.details).toEqual({ email: viewer.email, customerId });
+    expect((await platform.http.get("/api/v2/user/me", { token })).body).toMatchObject({ use2FA: true, forceToSet2FA: false });
+    expectOk(await listUsers(token), "still let through: 2FA stayed on");
+
+    await setForce2fa(customerId, false);
+    const allowed = await platform.http.post("/api/user/2fa", { token, query: { enable: false }, headers: { "x-totp": nextCode() } });
+    expect(allowed.status, allowed.text).toBe(200);
+    expect(allowed.body.use2FA).toBe(false);
+  });
+
+  it("an OWNER cannot turn its own 2FA off through PUT /api/user/ either; an OWNER or ADMIN still resets another user's 2FA (who is then held back to set it up again)", async () => {
+    const customerId = await forcedCustomer();
+    const owner = await createUser(platform.http, admin, customerId, "OWNER");
+    const viewer = await createUser(platform.http, admin, customerId, "VIEWER");
+    const ownerToken = (await passwordGrant(owner)).access;
+    const viewerToken = (await passwordGrant(viewer)).access;
+    const ownerCodes = await withTwoFactor(ownerToken);
+    await withTwoFactor(viewerToken);
+    expectOk(await listUsers(viewerToken), "viewer with 2FA on");
+
+    const own = await platform.http.put("/api/user/", { token: ownerToken, query: { email: owner.email }, body: { use2FA: false }, headers: { "x-totp": ownerCodes.nextCode() } });
+    expect(own.status, own.text).toBe(409);
+    expect(own.body).toEqual(errorBody(409, MANDATORY));
+    expect((await platform.http.get("/api/v2/user/me", { token: ownerToken })).body.use2FA).toBe(true);
+
+    const reset = await platform.http.put("/api/user/", { token: ownerToken, query: { email: viewer.email }, body: { use2FA: false }, headers: { "x-totp": ownerCodes.nextCode() } });
+    expect(reset.status, reset.text).toBe(200);
+    expect(reset.body).toMatchObject({ use2FA: false, forceToSet2FA: true });
+    expectSetupRequired(await listUsers(viewerToken), "viewer after the OWNER's reset");
+  });
 });
 
 describe("a user's own forceToSet2FA flag ('use2FA, forceToSet2FA | boolean')", () => {
@@ -201,7 +265,7 @@ describe("a user's own forceToSet2FA flag ('use2FA, forceToSet2FA | boolean')", 
     expectSetupRequired(await listFiles(tokens.access), "media, token from before");
     expectOk(await listFiles((await refreshGrant(tokens)).access), "media, refreshed token");
   });
-  it("does not hold back a user who has 2FA on already, though an ADMIN sets the flag afterwards (set up again it would stay set)", async () => {
+  it("does not hold back a user who has 2FA on already, though an ADMIN sets the flag afterwards", async () => {
     const customerId = (await createCustomer(platform.http, admin)).id;
     const user = await createUser(platform.http, admin, customerId, "VIEWER");
     const secret = await setUp2fa((await passwordGrant(user)).access);
@@ -210,6 +274,26 @@ describe("a user's own forceToSet2FA flag ('use2FA, forceToSet2FA | boolean')", 
     const tokens = await passwordGrant(user, currentTotpCode(secret));
     expectOk(await listUsers(tokens.access), "core");
     expectOk(await listFiles(tokens.access), "media");
+  });
+
+  // "use2FA, forceToSet2FA | boolean": the user fulfils the duty by having 2FA on, so confirming it on clears the flag.
+  it("is cleared when the user, 2FA on already, enables it again; so turning 2FA off later does not hold it back", async () => {
+    const customerId = (await createCustomer(platform.http, admin)).id;
+    const user = await createUser(platform.http, admin, customerId, "VIEWER");
+    const token = (await passwordGrant(user)).access;
+    const { nextCode } = await withTwoFactor(token);
+    const flagged = await platform.http.put("/api/user/", { token: admin, query: { email: user.email }, body: { forceToSet2FA: true } });
+    expect(flagged.status, flagged.text).toBe(200);
+    expect((await platform.http.get("/api/v2/user/me", { token })).body).toMatchObject({ use2FA: true, forceToSet2FA: true });
+
+    const again = await platform.http.post("/api/user/2fa", { token, query: { enable: true }, headers: { "x-totp": nextCode() } });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body).toEqual({ use2FA: true });
+    expect((await platform.http.get("/api/v2/user/me", { token })).body).toMatchObject({ use2FA: true, forceToSet2FA: false });
+
+    const off = await platform.http.post("/api/user/2fa", { token, query: { enable: false }, headers: { "x-totp": nextCode() } });
+    expect(off.status, off.text).toBe(200);
+    expectOk(await listUsers(token), "2FA off, the duty fulfilled before");
   });
 });
 

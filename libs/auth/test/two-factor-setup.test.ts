@@ -9,6 +9,7 @@ import { SignJWT } from "jose";
 import { allFiles } from "@signage/contracts";
 import { AuthService } from "@signage/contracts/signage/core/v1/auth_pb";
 import { UserService } from "@signage/contracts/signage/core/v1/user_pb";
+import { ProbeService } from "@signage/contracts/signage/testing/v1/probe_pb";
 import { createAuthInterceptor, methodPolicy, requireAuth, type AuthInterceptorOptions, type CurrentUserCheck } from "../src/index.js";
 import { bearer, directory, expectError, keys, OTHER_TENANT, Role, token, verifier } from "./support.js";
 
@@ -32,6 +33,7 @@ function users(options: Partial<AuthInterceptorOptions> = {}): { client: Client<
         updateUser: reached("updateUser"),
         deleteProfilePicture: reached("deleteProfilePicture"),
         deleteMyAccount: reached("deleteMyAccount"),
+        deleteUser: reached("deleteUser"),
       }),
     { router: { interceptors: [createAuthInterceptor({ verifier, directory, ...options })] } },
   );
@@ -84,9 +86,14 @@ describe("mandatory 2FA: a user who must set it up first", () => {
   });
 
   it("the role check comes first: a method above the role is auth.error.forbidden, as for anyone", async () => {
-    const { client } = users();
-    const forced = bearer(await token({ role: Role.DEVICE_USER, customerId: OTHER_TENANT, twoFactorSetupRequired: true }));
-    await expectError(client.listUsers({}, { headers: forced }), Code.PermissionDenied, "auth.error.forbidden");
+    const { client, handled } = users();
+    // A VIEWER is held to set 2FA up (a DEVICE_USER would not be: it is exempt), and DeleteUser
+    // needs OWNER and is not allowed before set-up: both checks refuse it, the role check answers.
+    expect(methodPolicy(UserService.method.deleteUser)).toMatchObject({ minRole: Role.OWNER, allowedBefore2faSetup: false });
+    const forced = bearer(await token({ role: Role.VIEWER, customerId: OTHER_TENANT, twoFactorSetupRequired: true }));
+    const err = await expectError(client.deleteUser({ email: "user@example.com" }, { headers: forced }), Code.PermissionDenied, "auth.error.forbidden");
+    expect(err.rawMessage).toMatch(/role too low/);
+    expect(handled).toEqual([]);
   });
 
   it("API clients and device users are not held back", async () => {
@@ -123,11 +130,13 @@ describe("mandatory 2FA: a user who must set it up first", () => {
     expect(handled).toEqual(["listUsers", "getMe"]);
   });
 
-  it("PUBLIC methods have no caller and are never held back", async () => {
-    const transport = createRouterTransport(({ service }) => service(AuthService, { issueToken: () => ({ accessToken: "t", tokenType: "Bearer" }) }), {
+  it("PUBLIC methods have no caller and are never held back, though not marked allowed", async () => {
+    // Not IssueToken: it is marked allowed_before_2fa_setup, so it would pass either way.
+    expect(methodPolicy(ProbeService.method.public)).toMatchObject({ minRole: Role.PUBLIC, allowedBefore2faSetup: false });
+    const transport = createRouterTransport(({ service }) => service(ProbeService, { public: (req) => ({ text: `public ${req.text}` }) }), {
       router: { interceptors: [createAuthInterceptor({ verifier, directory })] },
     });
     const forced = bearer(await token({ role: Role.OWNER, customerId: OTHER_TENANT, twoFactorSetupRequired: true }));
-    expect((await createClient(AuthService, transport).issueToken({ grantType: "refresh_token" }, { headers: forced })).accessToken).toBe("t");
+    expect((await createClient(ProbeService, transport).public({ text: "hi" }, { headers: forced })).text).toBe("public hi");
   });
 });

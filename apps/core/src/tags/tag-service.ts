@@ -56,8 +56,11 @@ export function tagService(deps: TagServiceDeps): ServiceImpl<typeof TagService>
 
     async suggestTags(req, ctx) {
       const auth = requireAuth(ctx);
+      // "GET `/api/tag/suggest?keyword=<prefix>&entity=<TYPE>`": both are required; no keyword is
+      // no "every tag of the type" (GET /api/tag lists those).
+      if (!req.keyword) throw missingParameter("keyword");
       const tagType = tagTypeName(req.entity, "entity");
-      return { tags: await suggestTags(knex, auth.scope, await deps.visibility(auth), tagType, req.keyword ?? "") };
+      return { tags: await suggestTags(knex, auth.scope, await deps.visibility(auth), tagType, req.keyword) };
     },
 
     async createTag(req, ctx) {

@@ -18,9 +18,9 @@ export function forceToSet2fa(row: Pick<UserRow, "force_to_set_2fa" | "use_2fa" 
 }
 
 /**
- * Held to the methods that get it compliant (`allowed_before_2fa_setup`): forced to set 2FA up
- * and not using it yet. A user who has 2FA on is compliant even while an OWNER's own flag still
- * shows forceToSet2FA (setting 2FA up again would not clear it: it is on already).
+ * Held to the methods that get it compliant or let it leave (`allowed_before_2fa_setup`): forced
+ * to set 2FA up and not using it yet. A user who has 2FA on is compliant even while an OWNER's
+ * own flag still shows forceToSet2FA (POST /api/user/2fa?enable=true clears that flag then).
  */
 export function mustSetUp2fa(row: Pick<UserRow, "force_to_set_2fa" | "use_2fa" | "customer_force_2fa">): boolean {
   return forceToSet2fa(row) && !row.use_2fa;

@@ -22,6 +22,15 @@ import type { CoreTeams } from "../teams/core-teams.js";
 
 const notFound = (email: string) => serviceError(Code.NotFound, "user.error.notFound", `User '${email}' not found`, { email });
 
+/** A user turning its own 2FA off while its customer has "force2FA | mandatory 2FA for all users" (409). */
+const twoFactorMandatory = (user: UserRow) =>
+  serviceError(
+    Code.FailedPrecondition,
+    "user.error.twoFactorMandatory",
+    "2FA cannot be turned off: this user's customer requires two-factor authentication for all users (force2FA)",
+    { email: user.email, customerId: Number(user.customer_id) },
+  );
+
 export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceImpl<typeof UserService>> {
   const { knex, newId } = deps;
 
@@ -182,6 +191,8 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
         checkPasswordRule(fields.password);
         columns.password_hash = await hashPassword(fields.password);
       }
+      // An OWNER or ADMIN may reset another user's 2FA; its own stays on while its customer forces 2FA, as in POST /api/user/2fa.
+      if (fields.use2fa === false && target.use_2fa && target.id === auth.caller.userId && target.customer_force_2fa) throw twoFactorMandatory(target);
       if (fields.use2fa === false) Object.assign(columns, { use_2fa: false, totp_secret: null, pending_totp_secret: null });
       // Turning 2FA on needs the user's authenticator, so only the user can (instead of a silent no-op).
       if (fields.use2fa === true && !target.use_2fa) {
@@ -223,13 +234,24 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
 
     async setTwoFactor(req, ctx) {
       const auth = requireAuth(ctx);
+      // "POST `/api/user/2fa?totp=<code>&enable=<bool>`": `enable` is always named; left out it is
+      // no "off" (which would turn 2FA off on a call that forgot it).
+      if (req.enable === undefined) throw missingParameter("enable");
       const me = await self(auth);
       if (!req.enable) {
+        // Customer "force2FA | boolean | mandatory 2FA for all users": its users cannot opt out
+        // (turned off, the user would only be held back to set it up again). An OWNER or ADMIN
+        // may still reset another user's 2FA (PUT /api/user/?email=, use2FA false).
+        if (me.customer_force_2fa) throw twoFactorMandatory(me);
         // The interceptor already demanded a valid x-totp (sensitive method, 2FA on).
         await knex("app_user").where({ id: me.id }).update({ use_2fa: false, totp_secret: null, pending_totp_secret: null });
         return { use2fa: false };
       }
-      if (me.use_2fa) return { use2fa: true };
+      if (me.use_2fa) {
+        // On already: a forceToSet2FA an OWNER set since is fulfilled too (else only an OWNER could clear it).
+        if (me.force_to_set_2fa) await knex("app_user").where({ id: me.id }).update({ force_to_set_2fa: false });
+        return { use2fa: true };
+      }
       if (!req.totp) {
         const secret = generateTotpSecret();
         await knex("app_user").where({ id: me.id }).update({ pending_totp_secret: secret });

@@ -87,8 +87,9 @@ export function createAuthInterceptor({ verifier, directory, totp, captcha, curr
 
 /**
  * Customer "force2FA | boolean | mandatory 2FA for all users" (document 2), and the user's own
- * forceToSet2FA: a user who has not set up 2FA yet is held to what gets it compliant. API
- * clients have no 2FA to set up and device users sign in on players, so neither is held back.
+ * forceToSet2FA: a user who has not set up 2FA yet is held to what gets it compliant, or lets it
+ * leave instead (DELETE /api/user/myAccount). API clients have no 2FA to set up and device users
+ * sign in on players, so neither is held back.
  */
 function mustSetUpTwoFactor(caller: Caller): boolean {
   return caller.twoFactorSetupRequired === true && caller.kind === "user" && caller.role !== Role.DEVICE_USER;

@@ -80,7 +80,8 @@ export const max_page_size: GenExtension<MethodOptions, number> = /*@__PURE__*/
  * Callable by a user who must set up 2FA first (forceToSet2FA: the user's own
  * flag, or its customer's "force2FA | mandatory 2FA for all users" while the
  * user has no 2FA): what such a user needs to get compliant (read itself, set
- * up and confirm 2FA, change its password, refresh or revoke tokens). Every
+ * up and confirm 2FA, change its password, refresh or revoke tokens) or to
+ * leave instead (delete its own account, DELETE /api/user/myAccount). Every
  * other method refuses such a user with PermissionDenied
  * `user.error.twoFactorSetupRequired`. API clients and device users are never
  * held back, and PUBLIC methods have no caller to hold back.
