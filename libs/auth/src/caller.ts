@@ -16,8 +16,8 @@ export interface Caller {
   /** `tfa`: the user has 2FA on, so sensitive methods need `x-totp`. */
   twoFactor: boolean;
   /**
-   * `f2fa`: the user must set up 2FA first (forceToSet2FA: its own flag, or its customer's
-   * force2FA while it has no 2FA), so it may only call methods marked
+   * `f2fa`: the user must set up 2FA first (no 2FA yet, and forceToSet2FA: its own flag or its
+   * customer's force2FA), so it may only call methods marked
    * `allowed_before_2fa_setup`. Absent (tokens issued before the claim existed) counts as false.
    */
   twoFactorSetupRequired?: boolean;

@@ -30,9 +30,9 @@ function userSubject(row: UserRow): AccessTokenSubject {
     role: roleFromName(row.role) ?? Role.VIEWER,
     networkOwner: row.customer_network_owner,
     twoFactor: row.use_2fa,
-    // Customer "force2FA | boolean | mandatory 2FA for all users", or the user's own flag: the
-    // rendered forceToSet2FA. Every service holds such a user to the methods that get it
-    // compliant; a refresh issues the value as it is then (core itself reads it per call).
+    // Customer "force2FA | boolean | mandatory 2FA for all users", or the user's own flag, while
+    // the user has no 2FA (mustSetUp2fa). Every service holds such a user to the methods that get
+    // it compliant; a refresh issues the value as it is then (core itself reads it per call).
     twoFactorSetupRequired: mustSetUp2fa(row),
     kind: "user",
   };
