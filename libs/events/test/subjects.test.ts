@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { collapsePatterns, matchesType, patternCovers } from "../src/subjects.js";
-import { durableName, filterFor, supportsMultiFilter } from "../src/jetstream/consumer.js";
+import { durableName, filterFor, supportsFilterUpdate, supportsMultiFilter, widenedFilter, type ConsumerSettings } from "../src/jetstream/consumer.js";
 import { DedupeWindow } from "../src/inprocess/dedupe-window.js";
 
 describe("type patterns", () => {
@@ -28,7 +28,28 @@ describe("type patterns", () => {
     expect(filterFor("p", ["a.b", "c.d"], false)).toEqual({ filter_subject: "p.>" });
     expect(supportsMultiFilter("2.9.10")).toBe(false);
     expect(supportsMultiFilter("2.10.0")).toBe(true);
+    expect(supportsMultiFilter("3.0.0")).toBe(true);
+    expect(supportsFilterUpdate("2.9.10")).toBe(false);
+    expect(supportsFilterUpdate("2.9.14")).toBe(true);
+    expect(supportsFilterUpdate("2.10.0-beta.1")).toBe(true);
+    expect(supportsFilterUpdate(undefined)).toBe(false);
     expect(durableName("media.customer-created")).toBe("media_customer-created");
+  });
+
+  it("widens an existing consumer's filter to take a subscription's patterns too, never narrowing it", () => {
+    const s = (filter: ConsumerSettings["filter"], multiFilter = false): ConsumerSettings => ({
+      stream: "S", durable: "d", filter, ackWaitMs: 1_000, startFrom: "new", subjectPrefix: "p", multiFilter, filterUpdates: true,
+    });
+    // Already takes it: left alone.
+    expect(widenedFilter({ filter_subject: "p.a.*" }, s({ filter_subject: "p.a.b" }))).toBeUndefined();
+    expect(widenedFilter({ filter_subject: "p.>" }, s({ filter_subject: "p.a.b" }))).toBeUndefined();
+    expect(widenedFilter({}, s({ filter_subject: "p.a.b" }))).toBeUndefined();
+    expect(widenedFilter({ filter_subjects: ["p.a.b", "p.c.d"] }, s({ filter_subjects: ["p.c.d", "p.a.b"] }, true))).toBeUndefined();
+    // Takes less: the union.
+    expect(widenedFilter({ filter_subject: "p.a.b" }, s({ filter_subject: "p.a.*" }))).toEqual({ filter_subject: "p.a.*", filter_subjects: undefined });
+    expect(widenedFilter({ filter_subject: "p.a.b" }, s({ filter_subject: "p.c.d" }, true))).toEqual({ filter_subject: undefined, filter_subjects: ["p.a.b", "p.c.d"] });
+    // One filter subject only (before 2.10): the whole prefix, the client filters.
+    expect(widenedFilter({ filter_subject: "p.a.b" }, s({ filter_subject: "p.c.d" }))).toEqual({ filter_subject: "p.>", filter_subjects: undefined });
   });
 });
 

@@ -8,7 +8,7 @@ import { noopLogger, type Logger } from "../logger.js";
 import { DEFAULT_MAX_DELIVER, type RetryDelay } from "../retry.js";
 import { assertTypePattern, subjectFor } from "../subjects.js";
 import { defaultTracer, withProducerSpan } from "../tracing.js";
-import { durableName, ensureConsumer, filterFor, supportsMultiFilter, type ConsumerSettings } from "./consumer.js";
+import { durableName, ensureConsumer, filterFor, supportsFilterUpdate, supportsMultiFilter, type ConsumerSettings } from "./consumer.js";
 import { handleMessage } from "./handle-message.js";
 import { keepConsumer } from "./heal.js";
 import { ensureStream, type StreamSettings } from "./stream.js";
@@ -67,13 +67,24 @@ export interface JetStreamBusOptions {
    */
   ackFloorRefreshMs?: number;
   /**
+   * How often a subscription reads its consumer's ack floor in any case, also while it
+   * receives nothing (a replica idle since subscribe would otherwise keep the floor it read
+   * then, and re-create the consumer from there). Default 60 s.
+   */
+  ackFloorPollMs?: number;
+  /**
    * A subscription that finds the stream deleted waits this long, then re-creates it
-   * (with the settings above) unless someone else has meanwhile. Default 1 s.
+   * (with the settings above) unless someone else has meanwhile. Default 5 s: room for
+   * the server to remove the old stream's files, and for an operator's scripted delete and
+   * re-add to finish first (see the README for deleting or changing a stream on purpose).
+   * Publishes fail meanwhile (the outbox retries them).
    */
   streamRecreateDelayMs?: number;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** A consumer found missing is re-created this long after (see heal.ts): a subscriber replacing it re-adds it within a round trip. */
+const CONSUMER_RECREATE_DELAY_MS = 200;
 
 /** Connects, ensures the stream exists, and returns a bus backed by JetStream. */
 export async function createJetStreamBus(opts: JetStreamBusOptions): Promise<EventBus> {
@@ -100,6 +111,7 @@ export async function createJetStreamBus(opts: JetStreamBusOptions): Promise<Eve
   await ensureStream(jsm, streamSettings).catch(closeAndThrow(nc, () => (failedStart = true)));
   const js = nc.jetstream();
   const multiFilter = supportsMultiFilter(nc.info?.version);
+  const filterUpdates = supportsFilterUpdate(nc.info?.version);
   const subscriptions = new Set<Subscription>();
 
   async function publish<T>(input: PublishInput<T>): Promise<EventEnvelope<T>> {
@@ -126,7 +138,16 @@ export async function createJetStreamBus(opts: JetStreamBusOptions): Promise<Eve
     if (o.types.length === 0) throw new Error("subscribe needs at least one event type");
     o.types.forEach(assertTypePattern);
     const durable = durableName(o.consumer);
-    const consumerSettings: ConsumerSettings = { stream: streamName, durable, filter: filterFor(prefix, o.types, multiFilter), ackWaitMs, startFrom: o.startFrom ?? "new" };
+    const consumerSettings: ConsumerSettings = {
+      stream: streamName,
+      durable,
+      filter: filterFor(prefix, o.types, multiFilter),
+      ackWaitMs,
+      startFrom: o.startFrom ?? "new",
+      subjectPrefix: prefix,
+      multiFilter,
+      filterUpdates,
+    };
     // Read before the consumer is ensured: a stream re-created after this reading is told apart later.
     const stream = await jsm.streams.info(streamName);
     await ensureConsumer(jsm, consumerSettings, logger);
@@ -138,6 +159,20 @@ export async function createJetStreamBus(opts: JetStreamBusOptions): Promise<Eve
       handler: o.handler,
       deadLetter: (info: Parameters<typeof deadLetter>[2]) => deadLetter(send, logger, info),
     };
+    const recovery = await keepConsumer({
+      jsm,
+      js,
+      stream: streamSettings,
+      consumer: consumerSettings,
+      label: o.consumer,
+      startInfo: await source.info(true),
+      streamCreated: stream.created,
+      refreshMs: opts.ackFloorRefreshMs ?? 5_000,
+      pollMs: opts.ackFloorPollMs ?? 60_000,
+      streamRecreateDelayMs: opts.streamRecreateDelayMs ?? 5_000,
+      consumerRecreateDelayMs: CONSUMER_RECREATE_DELAY_MS,
+      logger,
+    });
     const sub = await startPullLoop({
       consumer: o.consumer,
       source,
@@ -147,20 +182,13 @@ export async function createJetStreamBus(opts: JetStreamBusOptions): Promise<Eve
       handle: (msg) => handleMessage(ctx, msg),
       logger,
       onStopped: () => subscriptions.delete(sub),
-      recovery: keepConsumer({
-        jsm,
-        js,
-        stream: streamSettings,
-        consumer: consumerSettings,
-        label: o.consumer,
-        startInfo: await source.info(true),
-        streamCreated: stream.created,
-        refreshMs: opts.ackFloorRefreshMs ?? 5_000,
-        streamRecreateDelayMs: opts.streamRecreateDelayMs ?? 1_000,
-        logger,
-      }),
+      recovery,
       backoff: { minMs: opts.recoveryBackoffMs?.minMs ?? 250, maxMs: opts.recoveryBackoffMs?.maxMs ?? 30_000 },
       connectionClosed: () => nc.isClosed(),
+    }).catch((err: unknown) => {
+      // Its ack-floor poll must not outlive a subscription that never started.
+      recovery.close();
+      throw err;
     });
     subscriptions.add(sub);
     // Make sure the pull request reached the server before subscribe() resolves.

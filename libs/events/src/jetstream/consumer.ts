@@ -1,6 +1,6 @@
 import { AckPolicy, DeliverPolicy, nanos, type ConsumerConfig, type ConsumerInfo, type JetStreamManager, type NatsError } from "nats";
 import type { Logger } from "../logger.js";
-import { collapsePatterns, samePatterns, subjectFor } from "../subjects.js";
+import { collapsePatterns, patternCovers, samePatterns, subjectFor } from "../subjects.js";
 
 /** NATS consumer names cannot contain `.`, `*`, `>`, whitespace or path separators. */
 export function durableName(consumer: string): string {
@@ -8,10 +8,25 @@ export function durableName(consumer: string): string {
   return consumer.replace(/[.*>\s/\\]/g, "_");
 }
 
+function atLeast(serverVersion: string | undefined, want: [number, number, number]): boolean {
+  const have = (serverVersion ?? "0.0.0").split(/[.-]/).map((n) => Number.parseInt(n, 10) || 0);
+  for (let i = 0; i < 3; i++) if ((have[i] ?? 0) !== want[i]) return (have[i] ?? 0) > want[i];
+  return true;
+}
+
 /** Multiple filter subjects on one consumer arrived in nats-server 2.10. */
 export function supportsMultiFilter(serverVersion: string | undefined): boolean {
-  const [major = 0, minor = 0] = (serverVersion ?? "0.0").split(".").map((n) => Number.parseInt(n, 10));
-  return major > 2 || (major === 2 && minor >= 10);
+  return atLeast(serverVersion, [2, 10, 0]);
+}
+
+/**
+ * A changed filter takes effect on a running consumer from nats-server 2.9.14 on. Before
+ * (nats-server#3829, fixed in 2.9.12, whose regressions 2.9.14 fixed) the consumer keeps
+ * matching as before the change: changed from a literal subject to a wildcard it delivers
+ * nothing at all, and pulls waiting on it are not woken by messages on the new subjects.
+ */
+export function supportsFilterUpdate(serverVersion: string | undefined): boolean {
+  return atLeast(serverVersion, [2, 9, 14]);
 }
 
 /**
@@ -32,6 +47,67 @@ export interface ConsumerSettings {
   filter: Pick<ConsumerConfig, "filter_subject" | "filter_subjects">;
   ackWaitMs: number;
   startFrom: "new" | "all";
+  /** Subject prefix of the stream: `<prefix>.>` is the filter of last resort when widening on an old server. */
+  subjectPrefix: string;
+  /** The server takes several filter subjects on one consumer (2.10+). */
+  multiFilter: boolean;
+  /** The server applies a changed filter to an existing consumer (2.9.14+); else the consumer is replaced. */
+  filterUpdates: boolean;
+}
+
+type Filter = Pick<ConsumerConfig, "filter_subject" | "filter_subjects">;
+
+/**
+ * The highest stream sequence at or below which everything this consumer was
+ * given is settled (acked or terminated). A consumer with nothing outstanding
+ * (also a fresh one, whose `delivered` is where it starts) is settled up to what
+ * it delivered; otherwise the server's ack floor says it.
+ */
+export function ackFloorOf(info: ConsumerInfo): number {
+  if (info.num_ack_pending === 0 && info.ack_floor.consumer_seq === info.delivered.consumer_seq) return info.delivered.stream_seq;
+  return info.ack_floor.stream_seq;
+}
+
+/** Where a consumer starts is not carried over when it is re-created (nor a pause, servers >= 2.11). */
+function withoutStart(config: Partial<ConsumerConfig>): Partial<ConsumerConfig> {
+  const rest: Partial<ConsumerConfig> & { pause_until?: string } = { ...config };
+  for (const key of ["deliver_policy", "opt_start_seq", "opt_start_time", "pause_until"] as const) delete rest[key];
+  return rest;
+}
+
+/**
+ * Gives an existing consumer another filter and/or ack wait. Where the server does not
+ * apply a changed filter to a running consumer (see supportsFilterUpdate) the consumer is
+ * replaced: deleted and added again under its name with the new settings, starting right
+ * after its ack floor as just read (what other subscribers hold comes again, as after a
+ * re-create, see heal.ts; nothing is skipped). Subscribers of the old one resume on it.
+ * A subscriber that re-creates it in between (with its own settings) wins the add: the
+ * caller reads it back and tries again.
+ */
+async function changeConsumer(
+  jsm: JetStreamManager,
+  s: ConsumerSettings,
+  info: ConsumerInfo,
+  change: { filter?: Filter; ackWait?: number },
+  logger: Logger,
+): Promise<void> {
+  const ackWait = change.ackWait === undefined ? {} : { ack_wait: change.ackWait };
+  if (!change.filter || s.filterUpdates) {
+    await jsm.consumers.update(s.stream, s.durable, { ...change.filter, ...ackWait });
+    return;
+  }
+  const fromSeq = ackFloorOf(info) + 1;
+  logger.warn({ consumer: s.durable, deliverFrom: fromSeq }, "this NATS server does not apply a changed filter to a running consumer: replacing it (same name, resuming after its ack floor)");
+  await jsm.consumers.delete(s.stream, s.durable).catch((err: unknown) => {
+    if (!isConsumerNotFound(err)) throw err;
+  });
+  const config = { ...withoutStart(info.config), ...change.filter, ...ackWait, durable_name: s.durable };
+  try {
+    await jsm.consumers.add(s.stream, { ...config, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: fromSeq });
+  } catch (err) {
+    if (!(await consumerInfoOrNull(jsm, s.stream, s.durable))) throw err;
+    logger.debug({ err, consumer: s.durable }, "consumer re-created by another subscriber while being replaced");
+  }
 }
 
 const CONSUMER_NOT_FOUND = 10014;
@@ -80,7 +156,11 @@ export async function ensureConsumer(jsm: JetStreamManager, s: ConsumerSettings,
   await reconcileConsumer(jsm, s, existing ?? (await jsm.consumers.info(s.stream, s.durable)), logger);
 }
 
-/** Brings an existing consumer's filter and ack wait in line with the subscription (last subscribe wins). */
+/**
+ * At subscribe: brings an existing consumer's filter and ack wait in line with the
+ * subscription (last subscribe wins; a process starting is the newest intent). Not
+ * used when a running subscription resumes: that only ever widens (widenConsumer).
+ */
 export async function reconcileConsumer(jsm: JetStreamManager, s: ConsumerSettings, info: ConsumerInfo, logger: Logger): Promise<void> {
   const filter = fullFilter(s);
   const sameFilter =
@@ -94,6 +174,61 @@ export async function reconcileConsumer(jsm: JetStreamManager, s: ConsumerSettin
   await jsm.consumers.update(s.stream, s.durable, { ack_wait: nanos(s.ackWaitMs), ...filter });
 }
 
+/** The subjects a consumer config takes, or null when it takes the whole stream (no filter). */
+function filterPatterns(f: Pick<ConsumerConfig, "filter_subject" | "filter_subjects">): string[] | null {
+  if (f.filter_subjects?.length) return f.filter_subjects;
+  if (f.filter_subject) return [f.filter_subject];
+  return null;
+}
+
+/**
+ * The filter of an existing consumer widened to also take what `s` asks for, or
+ * undefined when it already takes all of it. Never narrower than `existing`.
+ */
+export function widenedFilter(
+  existing: Pick<ConsumerConfig, "filter_subject" | "filter_subjects">,
+  s: ConsumerSettings,
+): Pick<ConsumerConfig, "filter_subject" | "filter_subjects"> | undefined {
+  const have = filterPatterns(existing);
+  if (!have) return undefined;
+  const want = filterPatterns(s.filter) ?? [`${s.subjectPrefix}.>`];
+  if (want.every((w) => have.some((h) => h === w || patternCovers(h, w)))) return undefined;
+  const union = collapsePatterns([...have, ...want]);
+  if (union.length === 1) return { filter_subject: union[0], filter_subjects: undefined };
+  if (s.multiFilter) return { filter_subject: undefined, filter_subjects: union };
+  return { filter_subject: `${s.subjectPrefix}.>`, filter_subjects: undefined };
+}
+
+/**
+ * Resuming on a consumer that exists (after a hiccup, or re-created by another
+ * replica): never narrows it. Replicas of two versions share the durable during a
+ * rolling deploy; "last one wins" here would let every hiccup of an old replica flip
+ * the filter back to the old version's, and the new version's events would be
+ * skipped for good. So the filter only ever widens (to take what this subscription
+ * needs as well: events outside its types are acked by the client, see
+ * handle-message) and the ack wait only ever grows (a longer one is safe for this
+ * replica's keep-alive; a shorter one would let the server redeliver what it holds).
+ * The result is read back and widened again if needed (a few times): replicas
+ * widening at once must not undo each other.
+ */
+export async function widenConsumer(jsm: JetStreamManager, s: ConsumerSettings, info: ConsumerInfo, logger: Logger): Promise<void> {
+  const ackWait = nanos(s.ackWaitMs);
+  for (let attempt = 1; ; attempt++) {
+    const filter = widenedFilter(info.config, s);
+    const longerAckWait = (info.config.ack_wait ?? 0) < ackWait;
+    if (!filter && !longerAckWait) return;
+    if (attempt > 3) {
+      logger.warn({ consumer: s.durable, config: info.config, want: s.filter }, "consumer keeps being changed by other subscribers; resuming on it as it is");
+      return;
+    }
+    if (filter) {
+      logger.warn({ consumer: s.durable, from: filterPatterns(info.config), to: filter }, "widening consumer filter: it did not take all of this subscription's types");
+    }
+    await changeConsumer(jsm, s, info, { filter, ackWait: longerAckWait ? ackWait : undefined }, logger);
+    info = await jsm.consumers.info(s.stream, s.durable);
+  }
+}
+
 /**
  * Re-creates a durable consumer that went missing, with the configuration it had
  * when the subscription started (`startConfig`, as read back from the server),
@@ -101,9 +236,10 @@ export async function reconcileConsumer(jsm: JetStreamManager, s: ConsumerSettin
  * stored message when `fromSeq` is undefined.
  *
  * Idempotent across replicas racing to do the same: a consumer that exists by the
- * time the add fails (another replica won, possibly with another start sequence;
- * servers answer "already exists" / "can not be updated" then) is success, after
- * the same filter/ack-wait reconciliation as at subscribe. Re-adding an identical
+ * time the add fails (another replica won, possibly with another start sequence or,
+ * mid-deploy, another version's filter; servers answer "already exists" / "can not
+ * be updated" then) is success, after widening it where it does not take all this
+ * subscription needs (never narrowing it: see widenConsumer). Re-adding an identical
  * config is accepted by the server as is.
  */
 export async function recreateConsumer(
@@ -113,9 +249,7 @@ export async function recreateConsumer(
   fromSeq: number | undefined,
   logger: Logger,
 ): Promise<"created" | "exists"> {
-  // Where the old consumer started is not carried over (nor a pause, servers >= 2.11).
-  const config: Partial<ConsumerConfig> & { pause_until?: string } = { ...startConfig };
-  for (const key of ["deliver_policy", "opt_start_seq", "opt_start_time", "pause_until"] as const) delete config[key];
+  const config = withoutStart(startConfig);
   const start =
     fromSeq === undefined ? { deliver_policy: DeliverPolicy.All } : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: fromSeq };
   try {
@@ -124,8 +258,8 @@ export async function recreateConsumer(
   } catch (err) {
     const existing = await consumerInfoOrNull(jsm, s.stream, s.durable);
     if (!existing) throw err;
-    logger.debug({ err, consumer: s.durable }, "consumer re-created by another subscriber meanwhile; reconciling");
-    await reconcileConsumer(jsm, s, existing, logger);
+    logger.debug({ err, consumer: s.durable }, "consumer re-created by another subscriber meanwhile; widening it where needed");
+    await widenConsumer(jsm, s, existing, logger);
     return "exists";
   }
 }

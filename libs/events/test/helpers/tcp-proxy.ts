@@ -51,11 +51,24 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
       server = undefined;
     });
 
+  // While cut, a client reconnecting to the port may be given that very port as its own end
+  // (TCP self-connect): it holds it until the client gives up on that socket. Try again meanwhile.
+  const relisten = async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await listen();
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "EADDRINUSE" || attempt >= 100) throw err;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  };
+
   await listen();
   return {
     url: `nats://127.0.0.1:${port}`,
     cut: stopListening,
-    restore: listen,
+    restore: relisten,
     close: stopListening,
   };
 }
