@@ -5,7 +5,7 @@ import { AuthService } from "@signage/contracts/signage/core/v1/auth_pb";
 import { CustomerService } from "@signage/contracts/signage/core/v1/customer_pb";
 import { UserService } from "@signage/contracts/signage/core/v1/user_pb";
 import { UserInterfaceProfileService } from "@signage/contracts/signage/core/v1/ui_profile_pb";
-import type { ServiceModule } from "@signage/runtime";
+import { schedulePeriodicJob, type PeriodicJob, type ServiceModule } from "@signage/runtime";
 import type { Knex } from "knex";
 import type { CoreDeps } from "./deps.js";
 import { customerService } from "./customers/customer-service.js";
@@ -13,6 +13,7 @@ import { userService } from "./users/user-service.js";
 import { uiProfileService } from "./ui-profiles/ui-profile-service.js";
 import { authService } from "./oauth/auth-service.js";
 import { refreshReuseGraceSecondsFromEnv, successorKeyFrom } from "./oauth/refresh-tokens.js";
+import { REFRESH_TOKEN_PRUNE_INTERVAL_MS, refreshTokenPruneRound, refreshTokenRetentionDaysFromEnv } from "./oauth/refresh-token-prune.js";
 import { createCustomerTenantDirectory } from "./customers/customer-directory.js";
 import { bootstrapAdmin } from "./users/bootstrap-admin.js";
 import { CustomerEvent, customerEventData, enqueueCustomerEvent } from "./customers/customer-events.js";
@@ -46,6 +47,9 @@ export const coreModule: ServiceModule = {
     const adminPassword = ctx.env.ADMIN_PASSWORD || "admin-change-me";
     const teams = coreTeams({ knex: ctx.knex, outbox: ctx.outbox, newId: ctx.newId, peers: ctx.peers, logger: ctx.logger });
     const tags = tagsArea(deps, teams.quickFilters, (auth) => teams.accessOfAuth(auth));
+    // Refresh token housekeeping (oauth/refresh-token-prune.ts); the setting is checked at start-up.
+    const refreshTokenRetentionDays = refreshTokenRetentionDaysFromEnv(ctx.env);
+    let refreshTokenPrune: { job: PeriodicJob; abort: AbortController } | undefined;
     return {
       register(router: ConnectRouter) {
         router.service(CustomerService, customerService(deps));
@@ -64,8 +68,15 @@ export const coreModule: ServiceModule = {
         const { created } = await bootstrapAdmin(ctx.knex, ctx.newId, adminEmail, adminPassword, announceCreated);
         if (created) ctx.logger.info({ email: adminEmail }, "bootstrap super admin created");
         await tags.start();
+        const abort = new AbortController();
+        const run = refreshTokenPruneRound(ctx.knex, { retentionDays: refreshTokenRetentionDays, signal: abort.signal }, ctx.logger);
+        refreshTokenPrune = { abort, job: schedulePeriodicJob({ name: "refresh token prune", intervalMs: REFRESH_TOKEN_PRUNE_INTERVAL_MS, logger: ctx.logger, run }) };
       },
       async stop() {
+        // A round in flight ends after its current batch.
+        refreshTokenPrune?.abort.abort();
+        await refreshTokenPrune?.job.stop();
+        refreshTokenPrune = undefined;
         await tags.stop();
       },
     };
