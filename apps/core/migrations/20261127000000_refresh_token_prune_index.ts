@@ -26,7 +26,15 @@ export const config = { transaction: false };
 const INDEX = "refresh_token_prune_idx";
 
 export async function up(knex: Knex): Promise<void> {
-  // A build that failed half-way (process killed, cancelled) leaves an INVALID index under this
+  // A pod killed while building (a start-up probe giving up on a big table) leaves its build
+  // running in PostgreSQL, the index INVALID until it completes: wait for that build instead of
+  // dropping it (dropping would restart the work, and a restart loop would never finish it).
+  const building = `SELECT 1 FROM pg_stat_progress_create_index
+                     WHERE relid = 'refresh_token'::regclass AND datid = (SELECT oid FROM pg_database WHERE datname = current_database())`;
+  while ((await knex.raw(building)).rows.length > 0) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  // A build that failed (cancelled, or its session gone) leaves an INVALID index under this
   // name, which IF NOT EXISTS would keep: drop it and build again.
   const invalid = await knex.raw(
     `SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace

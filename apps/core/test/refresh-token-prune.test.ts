@@ -281,7 +281,12 @@ describe("several replicas", () => {
       await busy("refresh_token").where({ family_id: dead }).forUpdate().first();
       first = pruneRefreshTokens(knex, { retentionDays: 7, now: NOW });
       await waitFor(async () => {
-        const { rows } = await knex.raw("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())");
+        // The prune's own lock (two-key form: classid, objid), not any other advisory lock (outbox relay, migrations).
+        const { rows } = await knex.raw(
+          `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2
+              AND classid = hashtext('core')::oid AND objid = hashtext('refresh-token-prune')::oid
+              AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+        );
         return rows[0].n > 0;
       });
       const second = await Promise.race([pruneRefreshTokens(knex, { retentionDays: 7, now: NOW }), sleep(3000).then(() => "still waiting after 3 s")]);

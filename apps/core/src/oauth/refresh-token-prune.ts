@@ -20,8 +20,10 @@
 // is never a candidate: see the migration.
 //
 // Several replicas: each batch takes a transaction-scoped advisory lock first; a replica that does
-// not get it skips the rest of its round (another one is pruning). Bounded: at most `batchSize`
-// families per statement, looping until a short batch; between batches the round can be stopped.
+// not get it skips the rest of its round (another one is pruning). The lock is per batch, so
+// between batches another replica's round may take over and continue (harmless: both delete only
+// dead families). Bounded: at most `batchSize` families per statement (not rows: a family with a
+// long history is deleted whole), looping until a short batch; between batches the round can stop.
 import type { Knex } from "knex";
 
 export const DEFAULT_REFRESH_TOKEN_RETENTION_DAYS = 7;

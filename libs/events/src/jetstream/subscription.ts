@@ -196,7 +196,10 @@ export async function startPullLoop(o: PullLoopOptions): Promise<Subscription> {
       if (!next) return;
       messages = next;
     }
-  })().catch((err) => o.logger.error({ err, consumer: o.consumer }, "consume loop ended with an error"));
+  })()
+    .catch((err) => o.logger.error({ err, consumer: o.consumer }, "consume loop ended with an error"))
+    // A loop that ended for good (connection closed) leaves nothing for the ack-floor poll to keep.
+    .finally(() => o.recovery?.close());
 
   let stopped: Promise<void> | undefined;
   return {
