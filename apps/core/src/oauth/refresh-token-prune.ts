@@ -25,6 +25,7 @@
 // dead families). Bounded: at most `batchSize` families per statement (not rows: a family with a
 // long history is deleted whole), looping until a short batch; between batches the round can stop.
 import type { Knex } from "knex";
+import { wholeNumberSetting } from "../whole-number-setting.js";
 
 export const DEFAULT_REFRESH_TOKEN_RETENTION_DAYS = 7;
 const MAX_REFRESH_TOKEN_RETENTION_DAYS = 36_500;
@@ -36,13 +37,7 @@ export const REFRESH_TOKEN_PRUNE_BATCH = 1000;
 
 /** `REFRESH_TOKEN_RETENTION_DAYS`: whole days from 1 to 36500, default 7. */
 export function refreshTokenRetentionDaysFromEnv(env: Record<string, string | undefined>): number {
-  const raw = env.REFRESH_TOKEN_RETENTION_DAYS?.trim();
-  if (!raw) return DEFAULT_REFRESH_TOKEN_RETENTION_DAYS;
-  const value = /^\d{1,6}$/.test(raw) ? Number(raw) : NaN;
-  if (!(value >= 1 && value <= MAX_REFRESH_TOKEN_RETENTION_DAYS)) {
-    throw new Error(`REFRESH_TOKEN_RETENTION_DAYS must be a whole number of days from 1 to ${MAX_REFRESH_TOKEN_RETENTION_DAYS}, got '${raw}'`);
-  }
-  return value;
+  return wholeNumberSetting(env, "REFRESH_TOKEN_RETENTION_DAYS", { fallback: DEFAULT_REFRESH_TOKEN_RETENTION_DAYS, min: 1, max: MAX_REFRESH_TOKEN_RETENTION_DAYS, unit: "days" });
 }
 
 export interface RefreshTokenPruneOptions {

@@ -7,6 +7,7 @@
 import { createHash, createHmac, hkdfSync, randomBytes } from "node:crypto";
 import type { Knex } from "knex";
 import type { IdGenerator } from "@signage/db";
+import { wholeNumberSetting } from "../whole-number-setting.js";
 
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
@@ -69,13 +70,7 @@ const MAX_REFRESH_REUSE_GRACE_SECONDS = 300;
 
 /** `REFRESH_REUSE_GRACE_SECONDS`: whole seconds 0..300, default 30; 0 turns the grace off. */
 export function refreshReuseGraceSecondsFromEnv(env: Record<string, string | undefined>): number {
-  const raw = env.REFRESH_REUSE_GRACE_SECONDS?.trim();
-  if (!raw) return DEFAULT_REFRESH_REUSE_GRACE_SECONDS;
-  const value = /^\d{1,6}$/.test(raw) ? Number(raw) : NaN;
-  if (!(value <= MAX_REFRESH_REUSE_GRACE_SECONDS)) {
-    throw new Error(`REFRESH_REUSE_GRACE_SECONDS must be a whole number of seconds from 0 to ${MAX_REFRESH_REUSE_GRACE_SECONDS}, got '${raw}'`);
-  }
-  return value;
+  return wholeNumberSetting(env, "REFRESH_REUSE_GRACE_SECONDS", { fallback: DEFAULT_REFRESH_REUSE_GRACE_SECONDS, min: 0, max: MAX_REFRESH_REUSE_GRACE_SECONDS, unit: "seconds" });
 }
 
 /**
