@@ -13,7 +13,7 @@ import { userService } from "./users/user-service.js";
 import { uiProfileService } from "./ui-profiles/ui-profile-service.js";
 import { authService } from "./oauth/auth-service.js";
 import { refreshReuseGraceSecondsFromEnv, successorKeyFrom } from "./oauth/refresh-tokens.js";
-import { REFRESH_TOKEN_PRUNE_INTERVAL_MS, refreshTokenPruneRound, refreshTokenRetentionDaysFromEnv } from "./oauth/refresh-token-prune.js";
+import { REFRESH_TOKEN_PRUNE_FIRST_ROUND_MS, REFRESH_TOKEN_PRUNE_INTERVAL_MS, refreshTokenPruneRound, refreshTokenRetentionDaysFromEnv } from "./oauth/refresh-token-prune.js";
 import { createCustomerTenantDirectory } from "./customers/customer-directory.js";
 import { bootstrapAdmin } from "./users/bootstrap-admin.js";
 import { CustomerEvent, customerEventData, enqueueCustomerEvent } from "./customers/customer-events.js";
@@ -70,7 +70,7 @@ export const coreModule: ServiceModule = {
         await tags.start();
         const abort = new AbortController();
         const run = refreshTokenPruneRound(ctx.knex, { retentionDays: refreshTokenRetentionDays, signal: abort.signal }, ctx.logger);
-        refreshTokenPrune = { abort, job: schedulePeriodicJob({ name: "refresh token prune", intervalMs: REFRESH_TOKEN_PRUNE_INTERVAL_MS, logger: ctx.logger, run }) };
+        refreshTokenPrune = { abort, job: schedulePeriodicJob({ name: "refresh token prune", intervalMs: REFRESH_TOKEN_PRUNE_INTERVAL_MS, firstRoundAfterMs: REFRESH_TOKEN_PRUNE_FIRST_ROUND_MS, logger: ctx.logger, run }) };
       },
       async stop() {
         // A round in flight ends after its current batch.

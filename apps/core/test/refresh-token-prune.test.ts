@@ -12,6 +12,7 @@ import { startPlatform, type TestPlatform } from "@signage/testing";
 import { coreModule } from "../src/module.js";
 import {
   pruneRefreshTokens,
+  REFRESH_TOKEN_PRUNE_FIRST_ROUND_MS,
   REFRESH_TOKEN_PRUNE_INTERVAL_MS,
   refreshTokenPruneRound,
   refreshTokenRetentionDaysFromEnv,
@@ -343,7 +344,9 @@ describe("the scheduled round", () => {
     let closed = false;
     try {
       const job = scheduled.filter((j) => j.name === "refresh token prune").at(-1)!;
-      expect(job).toMatchObject({ name: "refresh token prune", intervalMs: REFRESH_TOKEN_PRUNE_INTERVAL_MS, stopped: false });
+      expect(job).toMatchObject({ name: "refresh token prune", intervalMs: REFRESH_TOKEN_PRUNE_INTERVAL_MS, firstRoundAfterMs: REFRESH_TOKEN_PRUNE_FIRST_ROUND_MS, stopped: false });
+      // A core restarted more often than hourly still prunes.
+      expect(REFRESH_TOKEN_PRUNE_FIRST_ROUND_MS).toBeLessThan(REFRESH_TOKEN_PRUNE_INTERVAL_MS);
       expect(REFRESH_TOKEN_PRUNE_INTERVAL_MS).toBe(3600 * 1000);
       const db = platform.knexOf("core");
       const userId = (await db("app_user").first("id")).id;

@@ -44,9 +44,14 @@ export interface PeriodicJobOptions {
   logger: Pick<Logger, "info" | "warn">;
   /** Runs a round when woken, besides the schedule. */
   wakeOn?: WakeSource;
+  /**
+   * A first round this long after scheduling, not only after a whole interval: a long interval
+   * (hourly) would otherwise never come round in a process restarted more often.
+   */
+  firstRoundAfterMs?: number;
 }
 
-export function schedulePeriodicJob({ name, intervalMs, run, logger, wakeOn }: PeriodicJobOptions): PeriodicJob {
+export function schedulePeriodicJob({ name, intervalMs, run, logger, wakeOn, firstRoundAfterMs }: PeriodicJobOptions): PeriodicJob {
   if (!Number.isFinite(intervalMs) || intervalMs <= 0) throw new Error(`${name}: interval must be a positive number of ms, got ${intervalMs}`);
   let running: Promise<void> | undefined;
   let stopped = false;
@@ -72,6 +77,12 @@ export function schedulePeriodicJob({ name, intervalMs, run, logger, wakeOn }: P
     if (!running) round();
   }, intervalMs);
   timer.unref();
+  const first =
+    firstRoundAfterMs !== undefined && firstRoundAfterMs < intervalMs
+      ? setTimeout(() => {
+          if (!running) round();
+        }, Math.max(0, firstRoundAfterMs)).unref()
+      : undefined;
   const unlisten = wakeOn?.listen(() => {
     if (running) wokenWhileRunning = true;
     else round();
@@ -81,6 +92,7 @@ export function schedulePeriodicJob({ name, intervalMs, run, logger, wakeOn }: P
       stopped = true;
       unlisten?.();
       clearInterval(timer);
+      clearTimeout(first);
       while (running) await running;
     },
   };

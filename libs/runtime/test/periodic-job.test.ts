@@ -50,6 +50,17 @@ describe("periodic job", () => {
     expect(logs.some((l) => l.level === "info" && (l.obj as { done?: number }).done === 3)).toBe(true);
   });
 
+  it("firstRoundAfterMs: a first round that soon, before the first interval has passed; none once stopped", async () => {
+    let rounds = 0;
+    job = schedulePeriodicJob({ name: "early", intervalMs: 60_000, firstRoundAfterMs: 10, logger, run: async () => void rounds++ });
+    await sleep(60);
+    expect(rounds).toBe(1);
+    const late = schedulePeriodicJob({ name: "stopped early", intervalMs: 60_000, firstRoundAfterMs: 30, logger, run: async () => void rounds++ });
+    await late.stop();
+    await sleep(60);
+    expect(rounds).toBe(1);
+  });
+
   it("stop() waits for the round in flight, and no round starts after it", async () => {
     let finished = false;
     let started = 0;

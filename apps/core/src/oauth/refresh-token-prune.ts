@@ -31,8 +31,10 @@ export const DEFAULT_REFRESH_TOKEN_RETENTION_DAYS = 7;
 const MAX_REFRESH_TOKEN_RETENTION_DAYS = 36_500;
 const DAY_MS = 24 * 3600 * 1000;
 
-/** How often the prune runs (the first round one interval after start). */
+/** How often the prune runs. */
 export const REFRESH_TOKEN_PRUNE_INTERVAL_MS = 3600 * 1000;
+/** The first round after start: soon, so a core restarted more often than hourly prunes too. */
+export const REFRESH_TOKEN_PRUNE_FIRST_ROUND_MS = 5 * 60 * 1000;
 export const REFRESH_TOKEN_PRUNE_BATCH = 1000;
 
 /** `REFRESH_TOKEN_RETENTION_DAYS`: whole days from 1 to 36500, default 7. */
