@@ -8,22 +8,17 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DescField, DescMessage } from "@bufbuild/protobuf";
-import { allFiles } from "@signage/contracts";
 import { CustomerFieldsSchema } from "@signage/contracts/signage/core/v1/customer_pb";
 import { QuickFilterFieldsSchema } from "@signage/contracts/signage/core/v1/quick_filter_pb";
 import { TeamFieldsSchema } from "@signage/contracts/signage/core/v1/team_pb";
 import { UserInterfaceProfileFieldsSchema } from "@signage/contracts/signage/core/v1/ui_profile_pb";
 import { UserFieldsSchema } from "@signage/contracts/signage/core/v1/user_pb";
-import { buildRouteTable, type RestRoute } from "@signage/gateway";
+import type { RestRoute } from "@signage/gateway";
 import { isRequired } from "@signage/platform";
-import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TenantUser, type TestPlatform } from "@signage/testing";
+import { bodyMessage, createCustomer, createUser, requiredInBody, requiredQuery, routesOf, startPlatform, TEST_ADMIN, type TenantUser, type TestPlatform } from "@signage/testing";
 import { coreModule } from "../src/module.js";
 
-const coreRoutes = buildRouteTable(allFiles).filter((r) => r.service.typeName.startsWith("signage.core."));
-const pathFields = (r: RestRoute) => new Set(r.template.variables.map((v) => v.field));
-const requiredQuery = (r: RestRoute) => r.method.input.fields.filter((f) => isRequired(f) && f.name !== r.body && r.body !== "*" && !pathFields(r).has(f));
-const bodyMessage = (r: RestRoute) => r.method.input.fields.find((f) => f.name === r.body && f.fieldKind === "message")?.message;
-const requiredInBody = (r: RestRoute) => bodyMessage(r)?.fields.filter(isRequired) ?? [];
+const coreRoutes = routesOf("signage.core.");
 /** The path as /openapi.json keys it (path variables by their parameter name). */
 const specPath = (r: RestRoute) => r.template.pattern.replace(/\{([a-zA-Z0-9_]+)\}/g, (_m, name: string) => `{${r.template.variables.find((v) => v.field.name === name)?.param ?? name}}`);
 

@@ -7,19 +7,15 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ScalarType, type DescField } from "@bufbuild/protobuf";
-import { allFiles } from "@signage/contracts";
-import { buildRouteTable, type RestRoute } from "@signage/gateway";
-import { isRequired } from "@signage/platform";
+import type { RestRoute } from "@signage/gateway";
+import { bodyMessage, requiredInBody, requiredQuery, routesOf } from "@signage/testing";
 import { startLibrary, type Library, type Tenant } from "./files-support.js";
 
 let lib: Library;
 let t: Tenant;
 let values: Record<string, string>;
 
-const mediaRoutes = buildRouteTable(allFiles).filter((r) => r.service.typeName.startsWith("signage.media."));
-const requiredQuery = (r: RestRoute) => r.method.input.fields.filter((f) => isRequired(f) && f.name !== r.body && r.body !== "*");
-const bodyMessage = (r: RestRoute) => r.method.input.fields.find((f) => f.name === r.body && f.fieldKind === "message")?.message;
-const requiredInBody = (r: RestRoute) => bodyMessage(r)?.fields.filter(isRequired) ?? [];
+const mediaRoutes = routesOf("signage.media.");
 
 beforeAll(async () => {
   lib = await startLibrary("media_required_inputs");

@@ -101,18 +101,30 @@ async function changeConsumer(
   await jsm.consumers.delete(s.stream, s.durable).catch((err: unknown) => {
     if (!isConsumerNotFound(err)) throw err;
   });
-  const config = { ...withoutStart(info.config), ...change.filter, ...ackWait, durable_name: s.durable };
+  const raced = await addFrom(jsm, s, { ...info.config, ...change.filter, ...ackWait }, fromSeq);
+  if (raced) logger.debug({ consumer: s.durable }, "consumer re-created by another subscriber while being replaced");
+}
+
+/**
+ * Adds the durable with `config` (its start stripped) from stream sequence `fromSeq`, or from the
+ * first stored message when undefined. Null once added; the consumer found instead when the add
+ * failed because another subscriber's add came first (any other failure throws).
+ */
+async function addFrom(jsm: JetStreamManager, s: ConsumerSettings, config: Partial<ConsumerConfig>, fromSeq: number | undefined): Promise<ConsumerInfo | null> {
+  const start = fromSeq === undefined ? { deliver_policy: DeliverPolicy.All } : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: fromSeq };
   try {
-    await jsm.consumers.add(s.stream, { ...config, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: fromSeq });
+    await jsm.consumers.add(s.stream, { ...withoutStart(config), durable_name: s.durable, ...start });
+    return null;
   } catch (err) {
-    if (!(await consumerInfoOrNull(jsm, s.stream, s.durable))) throw err;
-    logger.debug({ err, consumer: s.durable }, "consumer re-created by another subscriber while being replaced");
+    const existing = await consumerInfoOrNull(jsm, s.stream, s.durable);
+    if (!existing) throw err;
+    return existing;
   }
 }
 
 const CONSUMER_NOT_FOUND = 10014;
 
-export function isConsumerNotFound(err: unknown): boolean {
+function isConsumerNotFound(err: unknown): boolean {
   return (err as NatsError | undefined)?.api_error?.err_code === CONSUMER_NOT_FOUND;
 }
 
@@ -161,7 +173,7 @@ export async function ensureConsumer(jsm: JetStreamManager, s: ConsumerSettings,
  * subscription (last subscribe wins; a process starting is the newest intent). Not
  * used when a running subscription resumes: that only ever widens (widenConsumer).
  */
-export async function reconcileConsumer(jsm: JetStreamManager, s: ConsumerSettings, info: ConsumerInfo, logger: Logger): Promise<void> {
+async function reconcileConsumer(jsm: JetStreamManager, s: ConsumerSettings, info: ConsumerInfo, logger: Logger): Promise<void> {
   const filter = fullFilter(s);
   const sameFilter =
     (info.config.filter_subject || undefined) === filter.filter_subject &&
@@ -249,17 +261,9 @@ export async function recreateConsumer(
   fromSeq: number | undefined,
   logger: Logger,
 ): Promise<"created" | "exists"> {
-  const config = withoutStart(startConfig);
-  const start =
-    fromSeq === undefined ? { deliver_policy: DeliverPolicy.All } : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: fromSeq };
-  try {
-    await jsm.consumers.add(s.stream, { ...config, durable_name: s.durable, ...start });
-    return "created";
-  } catch (err) {
-    const existing = await consumerInfoOrNull(jsm, s.stream, s.durable);
-    if (!existing) throw err;
-    logger.debug({ err, consumer: s.durable }, "consumer re-created by another subscriber meanwhile; widening it where needed");
-    await widenConsumer(jsm, s, existing, logger);
-    return "exists";
-  }
+  const existing = await addFrom(jsm, s, startConfig, fromSeq);
+  if (!existing) return "created";
+  logger.debug({ consumer: s.durable }, "consumer re-created by another subscriber meanwhile; widening it where needed");
+  await widenConsumer(jsm, s, existing, logger);
+  return "exists";
 }
