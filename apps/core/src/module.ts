@@ -19,6 +19,7 @@ import { bootstrapAdmin } from "./users/bootstrap-admin.js";
 import { CustomerEvent, customerEventData, enqueueCustomerEvent } from "./customers/customer-events.js";
 import { currentUserCheck } from "./users/current-user-check.js";
 import { dbTotpChecker } from "./users/totp-use.js";
+import { attemptPoliciesFromEnv, attemptThrottle, pruneAuthAttempts } from "./oauth/attempt-throttle.js";
 import { tagsArea } from "./tags/tags-area.js";
 import { coreTeams } from "./teams/core-teams.js";
 
@@ -30,6 +31,7 @@ export const coreModule: ServiceModule = {
   migrationsDir: new URL("../migrations/", import.meta.url),
   create(ctx) {
     if (!ctx.signingKeys) throw new Error("core needs JWT_PRIVATE_KEY (or a DATA_DIR key pair) to sign tokens");
+    const attemptPolicies = attemptPoliciesFromEnv(ctx.env);
     const deps: CoreDeps = {
       knex: ctx.knex,
       bus: ctx.bus,
@@ -41,6 +43,7 @@ export const coreModule: ServiceModule = {
       refreshTokenTtlSeconds: REFRESH_TTL_SECONDS,
       refreshReuseGraceSeconds: refreshReuseGraceSecondsFromEnv(ctx.env),
       refreshSuccessorKey: successorKeyFrom(ctx.signingKeys.privateKeyPem),
+      attempts: { password: attemptThrottle(attemptPolicies.password), totp: attemptThrottle(attemptPolicies.totp) },
       peers: ctx.peers,
     };
     const adminEmail = ctx.env.ADMIN_EMAIL || "admin@example.com";
@@ -50,6 +53,7 @@ export const coreModule: ServiceModule = {
     // Refresh token housekeeping (oauth/refresh-token-prune.ts); the setting is checked at start-up.
     const refreshTokenRetentionDays = refreshTokenRetentionDaysFromEnv(ctx.env);
     let refreshTokenPrune: { job: PeriodicJob; abort: AbortController } | undefined;
+    let attemptPrune: PeriodicJob | undefined;
     return {
       register(router: ConnectRouter) {
         router.service(CustomerService, customerService(deps));
@@ -60,7 +64,7 @@ export const coreModule: ServiceModule = {
         teams.register(router);
       },
       directory: createCustomerTenantDirectory(ctx.knex),
-      totp: dbTotpChecker(ctx.knex),
+      totp: dbTotpChecker(ctx.knex, deps.attempts.totp),
       currentUser: currentUserCheck(ctx.knex),
       async start() {
         const announceCreated = (trx: Knex.Transaction, row: Record<string, unknown>) =>
@@ -71,12 +75,24 @@ export const coreModule: ServiceModule = {
         const abort = new AbortController();
         const run = refreshTokenPruneRound(ctx.knex, { retentionDays: refreshTokenRetentionDays, signal: abort.signal }, ctx.logger);
         refreshTokenPrune = { abort, job: schedulePeriodicJob({ name: "refresh token prune", intervalMs: REFRESH_TOKEN_PRUNE_INTERVAL_MS, firstRoundAfterMs: REFRESH_TOKEN_PRUNE_FIRST_ROUND_MS, logger: ctx.logger, run }) };
+        // Failed-attempt rows whose window and lock have passed (oauth/attempt-throttle.ts), on the same schedule.
+        // One AUTH_LOCKOUT_SECONDS for both policies.
+        const lockoutSeconds = attemptPolicies.password.lockoutSeconds;
+        attemptPrune = schedulePeriodicJob({
+          name: "auth attempt prune",
+          intervalMs: REFRESH_TOKEN_PRUNE_INTERVAL_MS,
+          firstRoundAfterMs: REFRESH_TOKEN_PRUNE_FIRST_ROUND_MS,
+          logger: ctx.logger,
+          run: () => pruneAuthAttempts(ctx.knex, lockoutSeconds),
+        });
       },
       async stop() {
         // A round in flight ends after its current batch.
         refreshTokenPrune?.abort.abort();
         await refreshTokenPrune?.job.stop();
         refreshTokenPrune = undefined;
+        await attemptPrune?.stop();
+        attemptPrune = undefined;
         await tags.stop();
       },
     };

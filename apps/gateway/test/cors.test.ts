@@ -44,6 +44,8 @@ describe("CORS", () => {
     const ok = await fetch(`${base}/api/v2/user/me`, { headers: { origin: UI } });
     expect(ok.headers.get("access-control-allow-origin")).toBe(UI);
     expect(ok.headers.get("access-control-expose-headers")).toContain("Content-Disposition");
+    // A locked account's 429 says when to retry (Retry-After is not CORS-safelisted).
+    expect(ok.headers.get("access-control-expose-headers")).toContain("Retry-After");
     const missing = await fetch(`${base}/api/nothing-here`, { headers: { origin: UI } });
     expect(missing.status).toBe(404);
     expect(missing.headers.get("access-control-allow-origin")).toBe(UI);

@@ -1,7 +1,7 @@
 // AuthService: the OAuth 2.0 grants behind `POST /oauth/token`.
 import { randomBytes } from "node:crypto";
 import { Code, type ServiceImpl } from "@connectrpc/connect";
-import { requireAuth, roleFromName, serviceError, type AccessTokenSubject } from "@signage/auth";
+import { AuthErrorKey, requireAuth, roleFromName, serviceError, type AccessTokenSubject } from "@signage/auth";
 import { Role } from "@signage/contracts/signage/common/v1/role_pb";
 import type { AuthService } from "@signage/contracts/signage/core/v1/auth_pb";
 import type { CoreDeps } from "../deps.js";
@@ -10,7 +10,8 @@ import type { UserRow } from "../users/user-row.js";
 import { mustSetUp2fa } from "../users/user-mapper.js";
 import { hashPassword, passwordMatches } from "../users/passwords.js";
 import { consumeRefreshToken, issueRefreshToken, revokeRefreshToken } from "./refresh-tokens.js";
-import { useTotpCode } from "../users/totp-use.js";
+import { useThrottledTotpCode } from "../users/totp-use.js";
+import { passwordSubject } from "./attempt-throttle.js";
 import type { Knex } from "knex";
 import { customerIdOf } from "@signage/runtime";
 
@@ -55,12 +56,17 @@ export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthServ
       switch (req.grantType) {
         case "password": {
           if (!req.username || !req.password) throw serviceError(Code.InvalidArgument, "oauth.error.invalid_request", "username and password are required");
+          // Guesses are counted per username, known or not (attempt-throttle.ts): a locked one is
+          // refused before its password is looked at.
+          const guess = passwordSubject(req.username);
+          const attempts = await deps.attempts.password.check(knex, guess, AuthErrorKey.tooManyAttempts);
           const row: UserRow | undefined = await userView(knex, { kind: "global" }).whereRaw("lower(u.email) = lower(?)", [req.username]).first();
           // One answer for unknown user and wrong password: no account probing. One argon2
           // verification on every path (a dummy hash when there is no usable one), so the
           // response time does not tell an existing account either.
           const matches = await passwordMatches(row?.username_password_login_enabled ? row.password_hash : null, req.password);
           if (!row || !matches) {
+            await deps.attempts.password.fail(knex, guess);
             throw invalidGrant("Wrong username or password");
           }
           if (!row.oauth_password_flow_enabled) throw serviceError(Code.InvalidArgument, "oauth.error.unauthorized_client", "The password grant is disabled for this user");
@@ -68,8 +74,12 @@ export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthServ
           if (row.use_2fa) {
             if (!req.totp) throw serviceError(Code.PermissionDenied, "auth.error.totpRequired", "This user has 2FA: send the current code as `totp`");
             // One-time: a code already accepted (login, x-totp, confirmation) is refused (RFC 6238 5.2).
-            if (!(await useTotpCode(knex, row.id, row.totp_secret, req.totp))) throw serviceError(Code.PermissionDenied, "auth.error.totpInvalid", "The TOTP code is not valid");
+            // Wrong codes count against the user's TOTP (shared with x-totp), not its password.
+            if (!(await useThrottledTotpCode(knex, deps.attempts.totp, AuthErrorKey.tooManyAttempts, row.id, row.totp_secret, req.totp))) {
+              throw serviceError(Code.PermissionDenied, "auth.error.totpInvalid", "The TOTP code is not valid");
+            }
           }
+          await deps.attempts.password.succeed(knex, guess, attempts);
           await knex("app_user").where({ id: row.id }).update({ last_login: new Date(), last_activity: new Date() });
           return tokensFor(knex, row);
         }

@@ -4,7 +4,8 @@
 // (app_user.totp_last_step); a code is accepted only for a later step, and the check-and-record
 // is one conditional UPDATE, so two concurrent uses of one code cannot both pass.
 import type { Knex } from "knex";
-import { matchTotpStep, type TotpChecker } from "@signage/auth";
+import { AuthErrorKey, matchTotpStep, type TotpChecker } from "@signage/auth";
+import { totpSubject, type AttemptThrottle } from "../oauth/attempt-throttle.js";
 
 /**
  * Accepts `code` for the user when it matches `secret` (within the window) for a time step
@@ -28,12 +29,25 @@ export async function useTotpCode(
   return updated === 1;
 }
 
-/** Sensitive methods (`x-totp`): the caller's current TOTP against the secret only core holds, once. */
-export function dbTotpChecker(knex: Knex): TotpChecker {
+/**
+ * A TOTP code the caller presents for itself, counted by `throttle` (a locked user is refused with
+ * 429 `lockedKey` before the code is looked at): true when accepted.
+ */
+export async function useThrottledTotpCode(knex: Knex, throttle: AttemptThrottle, lockedKey: string, userId: string, secret: string | null | undefined, code: string): Promise<boolean> {
+  const subject = totpSubject(userId);
+  const state = await throttle.check(knex, subject, lockedKey);
+  const accepted = await useTotpCode(knex, userId, secret, code);
+  if (accepted) await throttle.succeed(knex, subject, state);
+  else await throttle.fail(knex, subject);
+  return accepted;
+}
+
+/** Sensitive methods (`x-totp`): the caller's current TOTP against the secret only core holds, once, throttled. */
+export function dbTotpChecker(knex: Knex, throttle: AttemptThrottle): TotpChecker {
   return {
     async verify(caller, code) {
       const row = await knex("app_user").where({ id: caller.userId }).select("totp_secret").first();
-      return useTotpCode(knex, caller.userId, row?.totp_secret, code);
+      return useThrottledTotpCode(knex, throttle, AuthErrorKey.tooManyAttempts, caller.userId, row?.totp_secret, code);
     },
   };
 }

@@ -15,6 +15,7 @@ import { checkProfilePicture } from "./profile-picture.js";
 import { isUniqueViolation } from "../customers/customer-repository.js";
 import { revokeAllRefreshTokens } from "../oauth/refresh-tokens.js";
 import { useTotpCode } from "./totp-use.js";
+import { passwordSubject } from "../oauth/attempt-throttle.js";
 import { listUsers } from "./user-list.js";
 import type { UserRow } from "./user-row.js";
 import { currentUserRowKey } from "./current-user-check.js";
@@ -220,9 +221,15 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
         if (!value) throw missingParameter(name);
       }
       const me = await self(auth);
+      // The old password is a guess like a login's (a stolen access token must not become a
+      // password oracle): counted with the account's logins, refused while they are locked.
+      const guess = passwordSubject(me.email);
+      const attempts = await deps.attempts.password.check(knex, guess, AuthErrorKey.tooManyAttempts);
       if (!(await passwordMatches(me.password_hash, req.oldPassword))) {
+        await deps.attempts.password.fail(knex, guess);
         throw serviceError(Code.InvalidArgument, "user.error.wrongPassword", "The old password is not correct");
       }
+      await deps.attempts.password.succeed(knex, guess, attempts);
       checkPasswordRule(req.newPassword);
       const passwordHash = await hashPassword(req.newPassword);
       await knex.transaction(async (trx) => {

@@ -7,7 +7,8 @@ import { ConnectError } from "@connectrpc/connect";
 import { AuthService } from "@signage/contracts/signage/core/v1/auth_pb";
 import type { Upstreams } from "../upstreams.js";
 import { readFormBody } from "../http/read-body.js";
-import { errorBodyFor, HttpError } from "../http/error-body.js";
+import { AuthErrorKey } from "@signage/auth";
+import { errorBodyFor, HttpError, retryAfterOf } from "../http/error-body.js";
 
 const FORM_LIMIT = 16 * 1024;
 
@@ -29,6 +30,8 @@ function basicCredentials(header: string): { id: string; secret: string } | unde
 }
 
 function oauthErrorCode(key: string): string {
+  // RFC 6749 5.2 names no code for a throttled account; this one is what OAuth servers commonly send with 429.
+  if (key === AuthErrorKey.tooManyAttempts) return "too_many_attempts";
   return key.startsWith("oauth.error.") ? key.slice("oauth.error.".length) : "invalid_request";
 }
 
@@ -64,6 +67,8 @@ export function mountOAuthRoutes(router: Router, upstreams: Upstreams, callTimeo
       if (unexpected) throw err;
       ctx.status = body.status;
       ctx.body = { ...body, error: oauthErrorCode(body.key), error_description: body.message };
+      const retryAfter = retryAfterOf(body);
+      if (retryAfter) ctx.set("Retry-After", retryAfter);
     }
   });
 

@@ -91,7 +91,7 @@ function edgePaths(): Record<string, Record<string, unknown>> {
     "/oauth/token": {
       post: {
         operationId: "oauth.token", tags: ["OAuth"], summary: "Token", "x-min-role": "PUBLIC", security: [], parameters: [],
-        description: "RFC 6749 token endpoint: grants password, refresh_token, client_credentials (client credentials in HTTP Basic or the form). Answers carry Cache-Control: no-store. Errors carry RFC 6749 `error`/`error_description` beside `message`/`key`.",
+        description: "RFC 6749 token endpoint: grants password, refresh_token, client_credentials (client credentials in HTTP Basic or the form). Answers carry Cache-Control: no-store. Errors carry RFC 6749 `error`/`error_description` beside `message`/`key`. Too many wrong passwords for the username, or TOTP codes for the user, answer 429 `auth.error.tooManyAttempts` (`error` too_many_attempts) with Retry-After until the lock ends.",
         requestBody: form({ grant_type: { type: "string", enum: ["password", "refresh_token", "client_credentials"] }, username: { type: "string" }, password: { type: "string" }, refresh_token: { type: "string" }, client_id: { type: "string" }, client_secret: { type: "string" }, totp: { type: "string" } }, ["grant_type"]),
         responses: { "200": { description: "Tokens", content: { "application/json": { schema: tokenOk } } }, default: { description: "Error", content: { "application/json": { schema: { allOf: [{ $ref: "#/components/schemas/ErrorBody" }, { type: "object", properties: { error_description: { type: "string" } } }] } } } } },
       },

@@ -6,6 +6,8 @@ export const AuthErrorKey = {
   totpRequired: "auth.error.totpRequired",
   totpInvalid: "auth.error.totpInvalid",
   totpUnavailable: "auth.error.totpUnavailable",
+  /** Too many wrong passwords or TOTP codes for the account: 429 with Retry-After until the lock ends. */
+  tooManyAttempts: "auth.error.tooManyAttempts",
   captchaRequired: "auth.error.captchaRequired",
   captchaInvalid: "auth.error.captchaInvalid",
   noAuthContext: "auth.error.noAuthContext",
