@@ -64,7 +64,7 @@ export const coreModule: ServiceModule = {
         teams.register(router);
       },
       directory: createCustomerTenantDirectory(ctx.knex),
-      totp: dbTotpChecker(ctx.knex, deps.attempts.totp),
+      totp: dbTotpChecker(ctx.knex, deps.attempts.totp, ctx.logger),
       currentUser: currentUserCheck(ctx.knex),
       async start() {
         const announceCreated = (trx: Knex.Transaction, row: Record<string, unknown>) =>

@@ -156,6 +156,14 @@ describe("settings and housekeeping", () => {
     }
   });
 
+  it("the failure that reaches the limit, and only that one, reports the new lock (logged for operators)", async () => {
+    const throttle = attemptThrottle({ maxFailures: 3, lockoutSeconds: 900 });
+    const subject = totpSubject(`lock-report-${Math.random()}`);
+    const reports = [];
+    for (let i = 0; i < 5; i++) reports.push((await throttle.fail(knex(), subject)).lockedNow);
+    expect(reports).toEqual([false, false, true, false, false]);
+  });
+
   it("a limit of 0 turns throttling off: nothing is counted", async () => {
     const off = attemptThrottle({ maxFailures: 0, lockoutSeconds: 900 });
     const subject = passwordSubject(`off-${Math.random()}@example.test`);

@@ -33,8 +33,8 @@ export interface AttemptThrottle {
   readonly policy: ThrottlePolicy;
   /** Refuses with 429 `lockedKey` (details.retryAfterSeconds) while `subject` is locked. */
   check(db: Knex | Knex.Transaction, subject: string, lockedKey: string): Promise<AttemptState>;
-  /** Counts a failed attempt; the one reaching the limit starts the lock. */
-  fail(db: Knex | Knex.Transaction, subject: string): Promise<void>;
+  /** Counts a failed attempt; the one reaching the limit starts the lock and answers `lockedNow`. */
+  fail(db: Knex | Knex.Transaction, subject: string): Promise<{ lockedNow: boolean }>;
   /** After a successful attempt: counting starts over. */
   succeed(db: Knex | Knex.Transaction, subject: string, state: AttemptState): Promise<void>;
 }
@@ -74,7 +74,8 @@ ON CONFLICT (subject) DO UPDATE SET
     WHEN a.locked_until > now() THEN a.locked_until
     WHEN (CASE WHEN a.window_started_at <= now() - make_interval(secs => :lockout) THEN 1 ELSE a.failures + 1 END) >= :max
       THEN now() + make_interval(secs => :lockout)
-  END`;
+  END
+RETURNING failures`;
 
 export function attemptThrottle(policy: ThrottlePolicy): AttemptThrottle {
   const off = policy.maxFailures === 0;
@@ -91,8 +92,10 @@ export function attemptThrottle(policy: ThrottlePolicy): AttemptThrottle {
       return { counted: row !== undefined };
     },
     async fail(db, subject) {
-      if (off) return;
-      await db.raw(FAIL_SQL, { subject, max: policy.maxFailures, lockout: policy.lockoutSeconds });
+      if (off) return { lockedNow: false };
+      const { rows } = await db.raw(FAIL_SQL, { subject, max: policy.maxFailures, lockout: policy.lockoutSeconds });
+      // Exactly the limit: concurrent failures past it do not report the same lock again.
+      return { lockedNow: rows[0]?.failures === policy.maxFailures };
     },
     async succeed(db, subject, state) {
       // A lock taken meanwhile by a concurrent failure stays.

@@ -66,7 +66,9 @@ export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthServ
           // response time does not tell an existing account either.
           const matches = await passwordMatches(row?.username_password_login_enabled ? row.password_hash : null, req.password);
           if (!row || !matches) {
-            await deps.attempts.password.fail(knex, guess);
+            const { lockedNow } = await deps.attempts.password.fail(knex, guess);
+            // Someone guessing: worth an operator's look (an unknown username has no user id).
+            if (lockedNow) deps.logger.warn({ userId: row?.id ?? null, failures: deps.attempts.password.policy.maxFailures }, "password login locked: too many wrong passwords");
             throw invalidGrant("Wrong username or password");
           }
           if (!row.oauth_password_flow_enabled) throw serviceError(Code.InvalidArgument, "oauth.error.unauthorized_client", "The password grant is disabled for this user");
@@ -75,7 +77,7 @@ export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthServ
             if (!req.totp) throw serviceError(Code.PermissionDenied, "auth.error.totpRequired", "This user has 2FA: send the current code as `totp`");
             // One-time: a code already accepted (login, x-totp, confirmation) is refused (RFC 6238 5.2).
             // Wrong codes count against the user's TOTP (shared with x-totp), not its password.
-            if (!(await useThrottledTotpCode(knex, deps.attempts.totp, AuthErrorKey.tooManyAttempts, row.id, row.totp_secret, req.totp))) {
+            if (!(await useThrottledTotpCode(knex, deps.attempts.totp, deps.logger, row.id, row.totp_secret, req.totp))) {
               throw serviceError(Code.PermissionDenied, "auth.error.totpInvalid", "The TOTP code is not valid");
             }
           }

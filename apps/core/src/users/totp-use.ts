@@ -6,6 +6,7 @@
 import type { Knex } from "knex";
 import { AuthErrorKey, matchTotpStep, type TotpChecker } from "@signage/auth";
 import { totpSubject, type AttemptThrottle } from "../oauth/attempt-throttle.js";
+import type { CoreLogger } from "../deps.js";
 
 /**
  * Accepts `code` for the user when it matches `secret` (within the window) for a time step
@@ -31,23 +32,27 @@ export async function useTotpCode(
 
 /**
  * A TOTP code the caller presents for itself, counted by `throttle` (a locked user is refused with
- * 429 `lockedKey` before the code is looked at): true when accepted.
+ * 429 auth.error.tooManyAttempts before the code is looked at): true when accepted.
  */
-export async function useThrottledTotpCode(knex: Knex, throttle: AttemptThrottle, lockedKey: string, userId: string, secret: string | null | undefined, code: string): Promise<boolean> {
+export async function useThrottledTotpCode(knex: Knex, throttle: AttemptThrottle, logger: Pick<CoreLogger, "warn">, userId: string, secret: string | null | undefined, code: string): Promise<boolean> {
   const subject = totpSubject(userId);
-  const state = await throttle.check(knex, subject, lockedKey);
+  const state = await throttle.check(knex, subject, AuthErrorKey.tooManyAttempts);
   const accepted = await useTotpCode(knex, userId, secret, code);
-  if (accepted) await throttle.succeed(knex, subject, state);
-  else await throttle.fail(knex, subject);
+  if (accepted) {
+    await throttle.succeed(knex, subject, state);
+  } else if ((await throttle.fail(knex, subject)).lockedNow) {
+    // The password was right (login) or the token is the user's (x-totp): someone holds one factor.
+    logger.warn({ userId, failures: throttle.policy.maxFailures }, "TOTP locked: too many wrong codes");
+  }
   return accepted;
 }
 
 /** Sensitive methods (`x-totp`): the caller's current TOTP against the secret only core holds, once, throttled. */
-export function dbTotpChecker(knex: Knex, throttle: AttemptThrottle): TotpChecker {
+export function dbTotpChecker(knex: Knex, throttle: AttemptThrottle, logger: Pick<CoreLogger, "warn">): TotpChecker {
   return {
     async verify(caller, code) {
       const row = await knex("app_user").where({ id: caller.userId }).select("totp_secret").first();
-      return useThrottledTotpCode(knex, throttle, AuthErrorKey.tooManyAttempts, caller.userId, row?.totp_secret, code);
+      return useThrottledTotpCode(knex, throttle, logger, caller.userId, row?.totp_secret, code);
     },
   };
 }

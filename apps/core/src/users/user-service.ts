@@ -226,7 +226,9 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
       const guess = passwordSubject(me.email);
       const attempts = await deps.attempts.password.check(knex, guess, AuthErrorKey.tooManyAttempts);
       if (!(await passwordMatches(me.password_hash, req.oldPassword))) {
-        await deps.attempts.password.fail(knex, guess);
+        if ((await deps.attempts.password.fail(knex, guess)).lockedNow) {
+          deps.logger.warn({ userId: me.id, failures: deps.attempts.password.policy.maxFailures }, "password login locked: too many wrong old passwords (POST /api/user/password)");
+        }
         throw serviceError(Code.InvalidArgument, "user.error.wrongPassword", "The old password is not correct");
       }
       await deps.attempts.password.succeed(knex, guess, attempts);
