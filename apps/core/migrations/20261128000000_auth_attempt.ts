@@ -1,8 +1,8 @@
 // Failed authentication attempts per subject (a username's password, a user's TOTP codes), for
 // brute-force throttling (oauth/attempt-throttle.ts). One row per subject while it has recent
 // failures or a lock; an hourly prune deletes rows whose window and lock have both passed.
-// `subject` is "password:<sha-256 of the lower-cased username>" (unknown usernames are counted
-// too, and no attacker-chosen text is stored) or "totp:<user id>".
+// `subject` is "password:<HMAC of the username as PostgreSQL lower() gives it>" (unknown usernames
+// are counted too; neither emails nor attacker-chosen text are stored) or "totp:<user id>".
 import type { Knex } from "knex";
 
 export async function up(knex: Knex): Promise<void> {

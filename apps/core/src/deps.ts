@@ -3,7 +3,7 @@ import type { EventBus, Outbox } from "@signage/events";
 import type { IdGenerator } from "@signage/db";
 import type { TenantAccessChanges, TokenIssuer } from "@signage/auth";
 import type { Peers } from "@signage/runtime";
-import type { AttemptThrottle } from "./oauth/attempt-throttle.js";
+import type { AuthAttempts } from "./oauth/attempt-throttle.js";
 
 export interface CoreLogger {
   info(obj: object, msg?: string): void;
@@ -28,7 +28,7 @@ export interface CoreDeps {
   /** Key deriving a refresh token's successor from it (refresh-tokens.ts successorOf). */
   refreshSuccessorKey: Uint8Array;
   /** Brute-force throttling of password and TOTP guesses (oauth/attempt-throttle.ts). */
-  attempts: { password: AttemptThrottle; totp: AttemptThrottle };
+  attempts: AuthAttempts;
   /** Other services of the composition (media answers the customers' file storage usage). */
   peers?: Peers;
 }

@@ -19,7 +19,7 @@ import { bootstrapAdmin } from "./users/bootstrap-admin.js";
 import { CustomerEvent, customerEventData, enqueueCustomerEvent } from "./customers/customer-events.js";
 import { currentUserCheck } from "./users/current-user-check.js";
 import { dbTotpChecker } from "./users/totp-use.js";
-import { attemptPoliciesFromEnv, attemptThrottle, pruneAuthAttempts } from "./oauth/attempt-throttle.js";
+import { attemptPoliciesFromEnv, attemptSubjectKeyFrom, authAttempts, pruneAuthAttempts } from "./oauth/attempt-throttle.js";
 import { tagsArea } from "./tags/tags-area.js";
 import { coreTeams } from "./teams/core-teams.js";
 
@@ -43,7 +43,7 @@ export const coreModule: ServiceModule = {
       refreshTokenTtlSeconds: REFRESH_TTL_SECONDS,
       refreshReuseGraceSeconds: refreshReuseGraceSecondsFromEnv(ctx.env),
       refreshSuccessorKey: successorKeyFrom(ctx.signingKeys.privateKeyPem),
-      attempts: { password: attemptThrottle(attemptPolicies.password), totp: attemptThrottle(attemptPolicies.totp) },
+      attempts: authAttempts(attemptPolicies, attemptSubjectKeyFrom(ctx.signingKeys.privateKeyPem)),
       peers: ctx.peers,
     };
     const adminEmail = ctx.env.ADMIN_EMAIL || "admin@example.com";

@@ -5,16 +5,28 @@
 // in order to take note of any failed attempt", and NIST SP 800-63B 5.2.2: "the verifier SHALL
 // limit consecutive failed authentication attempts on a single subscriber account to no more than
 // 100". Here the limits are 3 (AUTH_MAX_PASSWORD_FAILURES, AUTH_MAX_TOTP_FAILURES); a locked
-// account answers 429 `auth.error.tooManyAttempts` with Retry-After, before its secret is checked.
+// account answers 429 `auth.error.tooManyAttempts` with Retry-After, before its secret is checked,
+// and of a burst of parallel guesses no more than the limit are checked.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { currentTotpCode } from "@signage/auth";
+import { currentTotpCode, type SigningKeys } from "@signage/auth";
+import type { ServiceModule } from "@signage/runtime";
 import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TenantUser, type TestPlatform } from "@signage/testing";
 import { coreModule } from "../src/module.js";
-import { attemptPoliciesFromEnv, attemptThrottle, passwordSubject, pruneAuthAttempts, totpSubject } from "../src/oauth/attempt-throttle.js";
+import { attemptPoliciesFromEnv, attemptSubjectKeyFrom, attemptThrottle, authAttempts, pruneAuthAttempts, totpSubject } from "../src/oauth/attempt-throttle.js";
 import { errorBody } from "./error-body.js";
 
 const LOCKED = "auth.error.tooManyAttempts";
 const LIMIT = 3;
+
+// Core as it runs, with its signing keys kept: password subjects are keyed with a key derived from them.
+let signingKeys: SigningKeys | undefined;
+const core: ServiceModule = {
+  ...coreModule,
+  create: async (ctx) => {
+    signingKeys = ctx.signingKeys;
+    return coreModule.create(ctx);
+  },
+};
 
 let platform: TestPlatform;
 let admin: string;
@@ -22,7 +34,7 @@ let customerId: number;
 
 beforeAll(async () => {
   platform = await startPlatform({
-    modules: [coreModule],
+    modules: [core],
     prefix: "core_attempt_throttle_test",
     env: { AUTH_MAX_PASSWORD_FAILURES: String(LIMIT), AUTH_MAX_TOTP_FAILURES: String(LIMIT) },
   });
@@ -32,6 +44,8 @@ beforeAll(async () => {
 afterAll(() => platform?.close());
 
 const knex = () => platform.knexOf("core");
+/** The auth_attempt subject of a username's password count, as core computes it. */
+const passwordSubject = (username: string) => authAttempts(attemptPoliciesFromEnv({}), attemptSubjectKeyFrom(signingKeys!.privateKeyPem)).passwordSubject(knex(), username);
 const newUser = () => createUser(platform.http, admin, customerId, "EDITOR");
 const passwordGrant = (username: string, password: string, totp?: string) =>
   platform.http.post("/oauth/token", { body: new URLSearchParams({ grant_type: "password", username, password, ...(totp ? { totp } : {}) }) });
@@ -68,16 +82,33 @@ describe("password guesses, counted per username", () => {
     // The lock holds new password logins off; the user's token keeps working.
     expect((await platform.http.get("/api/v2/user/me", { token: user.token })).status).toBe(200);
 
-    await timePasses(passwordSubject(user.email));
+    await timePasses(await passwordSubject(user.email));
     expect((await passwordGrant(user.email, user.password)).status).toBe(200);
     // The success cleared the count.
-    expect(await knex()("auth_attempt").where({ subject: passwordSubject(user.email) }).first()).toBeUndefined();
+    expect(await knex()("auth_attempt").where({ subject: await passwordSubject(user.email) }).first()).toBeUndefined();
+  });
+
+  it("a variant of the username that finds the same account (any case, also U+0130 'İ', which PostgreSQL lowers to 'i') counts with it", async () => {
+    const user = await newUser();
+    expect(user.email).toContain("i");
+    const variants = [user.email.toUpperCase(), user.email.replace("i", "\u0130"), user.email];
+    for (const [i, variant] of variants.entries()) expectWrongPassword(await passwordGrant(variant, "wrong-password"), `variant #${i + 1}`);
+    expectLocked(await passwordGrant(user.email.replace("i", "\u0130"), user.password), "the right password under the U+0130 variant");
+    expectLocked(await passwordGrant(user.email, user.password), "the right password");
   });
 
   it("an unknown username is counted and locked alike, so a lock does not tell whether the account exists; case does not open a new count", async () => {
     const unknown = `nobody-${Math.random().toString(36).slice(2)}@example.test`;
     for (let i = 0; i < LIMIT; i++) expectWrongPassword(await passwordGrant(i % 2 ? unknown.toUpperCase() : unknown, "wrong-password"), `unknown #${i + 1}`);
     expectLocked(await passwordGrant(unknown, "anything"), "unknown username after the limit");
+  });
+
+  it("failures count within AUTH_LOCKOUT_SECONDS of the window's first one: after it, counting starts over", async () => {
+    const user = await newUser();
+    for (let i = 0; i < LIMIT - 1; i++) expectWrongPassword(await passwordGrant(user.email, "wrong-password"), `wrong #${i + 1}`);
+    await knex()("auth_attempt").where({ subject: await passwordSubject(user.email) }).update({ window_started_at: knex().raw("now() - interval '901 seconds'") });
+    expectWrongPassword(await passwordGrant(user.email, "wrong-password"), "first wrong of a new window");
+    expect((await passwordGrant(user.email, user.password)).status).toBe(200);
   });
 
   it("a successful login before the limit starts the count over", async () => {
@@ -88,14 +119,29 @@ describe("password guesses, counted per username", () => {
     }
   });
 
-  it("concurrent wrong guesses all count (one atomic upsert each)", async () => {
+  it("of a burst of parallel guesses only the limit's number are checked: each attempt is counted before its password is", async () => {
     const user = await newUser();
-    const answers = await Promise.all(Array.from({ length: 6 }, () => passwordGrant(user.email, "wrong-password")));
-    for (const res of answers) expect([400, 429]).toContain(res.status);
-    const row = await knex()("auth_attempt").where({ subject: passwordSubject(user.email) }).first();
-    expect(row.failures).toBe(answers.filter((r) => r.status === 400).length);
-    expect(row.locked_until).not.toBeNull();
-    expectLocked(await passwordGrant(user.email, user.password), "after the concurrent guesses");
+    const answers = await Promise.all(Array.from({ length: 12 }, () => passwordGrant(user.email, "wrong-password")));
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([...Array(LIMIT).fill(400), ...Array(12 - LIMIT).fill(429)]);
+    for (const res of answers.filter((r) => r.status === 429)) expectLocked(res, "a guess past the limit");
+    expectLocked(await passwordGrant(user.email, user.password), "after the burst");
+  });
+
+  it("an operator's password reset (PUT /api/user/ with password) is the way out of a lock; a changed own password clears the count", async () => {
+    const user = await newUser();
+    for (let i = 0; i < LIMIT; i++) expectWrongPassword(await passwordGrant(user.email, "wrong-password"), `wrong #${i + 1}`);
+    expectLocked(await passwordGrant(user.email, user.password), "locked");
+    const reset = await platform.http.put("/api/user/", { token: admin, query: { email: user.email }, body: { password: "reset-password-789" } });
+    expect(reset.status, reset.text).toBe(200);
+    const login = await passwordGrant(user.email, "reset-password-789");
+    expect(login.status, login.text).toBe(200);
+
+    const change = (oldPassword: string) => platform.http.post("/api/user/password", { token: login.body.access_token, query: { oldPassword, newPassword: "changed-password-1" } });
+    for (let i = 0; i < LIMIT - 1; i++) expect((await change("wrong-password")).status).toBe(400);
+    expect((await change("reset-password-789")).status).toBe(204);
+    for (let i = 0; i < LIMIT - 1; i++) expectWrongPassword(await passwordGrant(user.email, "wrong-password"), `after the change, wrong #${i + 1}`);
+    expect((await passwordGrant(user.email, "changed-password-1")).status).toBe(200);
   });
 
   it("POST /api/user/password's old password counts with the account's logins: a stolen token is no password oracle", async () => {
@@ -140,10 +186,18 @@ describe("TOTP guesses, counted per user", () => {
     expectLocked(lockedLogin, "login with the right code while locked");
     expect(lockedLogin.body.error).toBe("too_many_attempts");
     // The password was right every time: no password failures were counted.
-    expect(await knex()("auth_attempt").where({ subject: passwordSubject(user.email) }).first()).toBeUndefined();
+    expect(await knex()("auth_attempt").where({ subject: await passwordSubject(user.email) }).first()).toBeUndefined();
 
-    await timePasses(totpSubject((await knex()("app_user").where({ email: user.email }).first()).id));
+    const userId = (await knex()("app_user").where({ email: user.email }).first()).id;
+    await timePasses(totpSubject(userId));
     expect((await passwordGrant(user.email, user.password, currentTotpCode(secret))).status).toBe(200);
+
+    // An operator resetting the user's 2FA clears its count and lock too.
+    for (let i = 0; i < LIMIT; i++) expect((await change(wrongCode(secret))).status).toBe(403);
+    expect(await knex()("auth_attempt").where({ subject: totpSubject(userId) }).first()).toMatchObject({ locked_until: expect.any(Date) });
+    const reset = await platform.http.put("/api/user/", { token: admin, query: { email: user.email }, body: { use2FA: false } });
+    expect(reset.status, reset.text).toBe(200);
+    expect(await knex()("auth_attempt").where({ subject: totpSubject(userId) }).first()).toBeUndefined();
   });
 });
 
@@ -156,30 +210,32 @@ describe("settings and housekeeping", () => {
     }
   });
 
-  it("the failure that reaches the limit, and only that one, reports the new lock (logged for operators)", async () => {
+  it("the failure that reaches the limit, and only that one, reports the new lock (logged for operators); attempts past it are refused", async () => {
     const throttle = attemptThrottle({ maxFailures: 3, lockoutSeconds: 900 });
     const subject = totpSubject(`lock-report-${Math.random()}`);
     const reports = [];
-    for (let i = 0; i < 5; i++) reports.push((await throttle.fail(knex(), subject)).lockedNow);
-    expect(reports).toEqual([false, false, true, false, false]);
+    for (let i = 0; i < 3; i++) reports.push((await throttle.fail(knex(), await throttle.reserve(knex(), subject, LOCKED))).lockedNow);
+    expect(reports).toEqual([false, false, true]);
+    await expect(throttle.reserve(knex(), subject, LOCKED)).rejects.toThrow(/Too many failed attempts/);
   });
 
   it("a limit of 0 turns throttling off: nothing is counted", async () => {
     const off = attemptThrottle({ maxFailures: 0, lockoutSeconds: 900 });
-    const subject = passwordSubject(`off-${Math.random()}@example.test`);
-    for (let i = 0; i < 5; i++) await off.fail(knex(), subject);
-    await expect(off.check(knex(), subject, LOCKED)).resolves.toEqual({ counted: false });
+    const subject = totpSubject(`off-${Math.random()}`);
+    for (let i = 0; i < 5; i++) await off.fail(knex(), await off.reserve(knex(), subject, LOCKED));
+    await expect(off.reserve(knex(), subject, LOCKED)).resolves.toEqual({ subject, number: 0 });
     expect(await knex()("auth_attempt").where({ subject }).first()).toBeUndefined();
   });
 
   it("the prune deletes rows whose window and lock have both passed, and keeps the others", async () => {
     const throttle = attemptThrottle({ maxFailures: 2, lockoutSeconds: 900 });
-    const [stale, counting, locked] = ["stale", "counting", "locked"].map((n) => passwordSubject(`${n}-${Math.random()}@example.test`));
-    await throttle.fail(knex(), stale);
+    const [stale, counting, locked] = ["stale", "counting", "locked"].map((n) => totpSubject(`${n}-${Math.random()}`));
+    const failOnce = async (subject: string) => throttle.fail(knex(), await throttle.reserve(knex(), subject, LOCKED));
+    await failOnce(stale);
     await timePasses(stale);
-    await throttle.fail(knex(), counting);
-    await throttle.fail(knex(), locked);
-    await throttle.fail(knex(), locked);
+    await failOnce(counting);
+    await failOnce(locked);
+    await failOnce(locked);
     // A lock outlives its window start: still kept.
     await knex()("auth_attempt").where({ subject: locked }).update({ window_started_at: knex().raw("now() - interval '1 hour'") });
     expect(await pruneAuthAttempts(knex(), 900, 1)).toBeGreaterThanOrEqual(1);

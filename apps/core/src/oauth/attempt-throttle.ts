@@ -6,12 +6,14 @@
 // consecutive failed authentication attempts on a single subscriber account to no more than 100".
 //
 // Per subject: `maxFailures` failures within `lockoutSeconds` lock it for `lockoutSeconds` from the
-// failure that reached the limit. While locked, an attempt is refused (429, Retry-After) before the
-// secret is checked, so a right guess answers like a wrong one and costs no argon2 verification.
-// A success clears the count. A failure is one atomic upsert: concurrent attempts, on any replica,
-// all count. The lock is per account, not per client address, so anyone knowing a username can
-// hold its password login off for `lockoutSeconds`; logins already made keep refreshing.
-import { createHash } from "node:crypto";
+// failure that reached the limit. Every attempt is counted before its secret is checked (one
+// atomic upsert, numbering the attempts of a window), so a burst of parallel guesses, on any
+// replica, gets at most `maxFailures` of them checked; the rest, and every attempt while locked,
+// are refused (429, Retry-After) unchecked: a right guess answers like a wrong one and costs no
+// argon2 verification. A success clears the count; an operator's password or 2FA reset clears it
+// with the lock. The lock is per account, not per client address, so anyone knowing a username
+// can hold its password login off for `lockoutSeconds` at a time; logins already made keep refreshing.
+import { createHmac, hkdfSync } from "node:crypto";
 import { Code } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import { serviceError } from "@signage/auth";
@@ -24,19 +26,34 @@ export interface ThrottlePolicy {
   lockoutSeconds: number;
 }
 
-/** What `check` saw: whether there are failures a success has to clear. */
-export interface AttemptState {
-  counted: boolean;
+/** One counted attempt: its number within the subject's window (0: throttling is off). */
+export interface Attempt {
+  readonly subject: string;
+  readonly number: number;
 }
 
 export interface AttemptThrottle {
   readonly policy: ThrottlePolicy;
-  /** Refuses with 429 `lockedKey` (details.retryAfterSeconds) while `subject` is locked. */
-  check(db: Knex | Knex.Transaction, subject: string, lockedKey: string): Promise<AttemptState>;
-  /** Counts a failed attempt; the one reaching the limit starts the lock and answers `lockedNow`. */
-  fail(db: Knex | Knex.Transaction, subject: string): Promise<{ lockedNow: boolean }>;
-  /** After a successful attempt: counting starts over. */
-  succeed(db: Knex | Knex.Transaction, subject: string, state: AttemptState): Promise<void>;
+  /** Counts an attempt before its secret is checked; refuses it (429 `lockedKey`, details.retryAfterSeconds) while locked or past the limit. */
+  reserve(db: Knex | Knex.Transaction, subject: string, lockedKey: string): Promise<Attempt>;
+  /** The secret was wrong: the attempt stays counted, and the one at the limit starts the lock (`lockedNow`). */
+  fail(db: Knex | Knex.Transaction, attempt: Attempt): Promise<{ lockedNow: boolean }>;
+  /** The secret was right: counting starts over (a lock a concurrent attempt started stays). */
+  succeed(db: Knex | Knex.Transaction, attempt: Attempt): Promise<void>;
+  /** An operator reset the secret: the count and any lock go. */
+  clear(db: Knex | Knex.Transaction, subject: string): Promise<void>;
+}
+
+/** Both throttles, and the password count's subject for a username. */
+export interface AuthAttempts {
+  password: AttemptThrottle;
+  totp: AttemptThrottle;
+  /**
+   * Normalised as the user lookup is (PostgreSQL lower(): JavaScript's toLowerCase differs, e.g. on
+   * U+0130, and a variant would open a new count), keyed (the table does not tell which emails are
+   * being guessed). Unknown usernames get one too: a lock must not tell whether an account exists.
+   */
+  passwordSubject(db: Knex | Knex.Transaction, username: string): Promise<string>;
 }
 
 export const DEFAULT_MAX_PASSWORD_FAILURES = 10;
@@ -53,54 +70,81 @@ export function attemptPoliciesFromEnv(env: Record<string, string | undefined>):
   };
 }
 
-/** A username's password guesses, whether the account exists or not (a lock must not tell). */
-export function passwordSubject(username: string): string {
-  return `password:${createHash("sha256").update(username.trim().toLowerCase()).digest("hex")}`;
+/** The key of password subjects, derived from core's signing key (as the refresh successor key is). */
+export function attemptSubjectKeyFrom(privateKeyPem: string): Uint8Array {
+  return new Uint8Array(hkdfSync("sha256", privateKeyPem, "signage auth attempt subject", "v1", 32));
+}
+
+export function authAttempts(policies: { password: ThrottlePolicy; totp: ThrottlePolicy }, subjectKey: Uint8Array): AuthAttempts {
+  return {
+    password: attemptThrottle(policies.password),
+    totp: attemptThrottle(policies.totp),
+    async passwordSubject(db, username) {
+      const { rows } = await db.raw("SELECT lower(?) AS name", [username]);
+      return `password:${createHmac("sha256", subjectKey).update(rows[0].name as string).digest("hex")}`;
+    },
+  };
 }
 
 export function totpSubject(userId: string): string {
   return `totp:${userId}`;
 }
 
-// The window restarts with the first failure after it ended; a lock in force is kept (two
-// concurrent failures past the limit do not extend it).
-const FAIL_SQL = `
-INSERT INTO auth_attempt AS a (subject, failures, window_started_at, locked_until)
-VALUES (:subject, 1, now(), CASE WHEN 1 >= :max THEN now() + make_interval(secs => :lockout) END)
+// Numbers the attempt within the subject's window: the window restarts with the first attempt
+// after it ended. While a lock is in force nothing changes and no row is returned.
+const RESERVE_SQL = `
+INSERT INTO auth_attempt AS a (subject, failures, window_started_at)
+VALUES (:subject, 1, now())
 ON CONFLICT (subject) DO UPDATE SET
   failures = CASE WHEN a.window_started_at <= now() - make_interval(secs => :lockout) THEN 1 ELSE a.failures + 1 END,
   window_started_at = CASE WHEN a.window_started_at <= now() - make_interval(secs => :lockout) THEN now() ELSE a.window_started_at END,
-  locked_until = CASE
-    WHEN a.locked_until > now() THEN a.locked_until
-    WHEN (CASE WHEN a.window_started_at <= now() - make_interval(secs => :lockout) THEN 1 ELSE a.failures + 1 END) >= :max
-      THEN now() + make_interval(secs => :lockout)
-  END
+  locked_until = NULL
+WHERE a.locked_until IS NULL OR a.locked_until <= now()
 RETURNING failures`;
+
+// Starts the lock unless one is in force (a concurrent attempt may have started it).
+const LOCK_SQL = `
+UPDATE auth_attempt SET locked_until = now() + make_interval(secs => :lockout)
+ WHERE subject = :subject AND (locked_until IS NULL OR locked_until <= now())`;
 
 export function attemptThrottle(policy: ThrottlePolicy): AttemptThrottle {
   const off = policy.maxFailures === 0;
+  const lock = async (db: Knex | Knex.Transaction, subject: string) => {
+    const result = await db.raw(LOCK_SQL, { subject, lockout: policy.lockoutSeconds });
+    return (result.rowCount ?? 0) === 1;
+  };
+  const locked = async (db: Knex | Knex.Transaction, subject: string, lockedKey: string) => {
+    const row: { seconds_left: number | null } | undefined = await db("auth_attempt")
+      .where({ subject })
+      .first(db.raw("ceil(extract(epoch from locked_until - now()))::int AS seconds_left"));
+    // A lock that ended in between still refuses this attempt: come back in a second.
+    const seconds = Math.max(1, row?.seconds_left ?? 1);
+    return serviceError(Code.ResourceExhausted, lockedKey, `Too many failed attempts: try again in ${seconds} s`, { retryAfterSeconds: seconds });
+  };
   return {
     policy,
-    async check(db, subject, lockedKey) {
-      if (off) return { counted: false };
-      const row: { seconds_left: number | null } | undefined = await db("auth_attempt")
-        .where({ subject })
-        .first(db.raw("ceil(extract(epoch from locked_until - now()))::int AS seconds_left"));
-      if (row?.seconds_left && row.seconds_left > 0) {
-        throw serviceError(Code.ResourceExhausted, lockedKey, `Too many failed attempts: try again in ${row.seconds_left} s`, { retryAfterSeconds: row.seconds_left });
+    async reserve(db, subject, lockedKey) {
+      if (off) return { subject, number: 0 };
+      const { rows } = await db.raw(RESERVE_SQL, { subject, lockout: policy.lockoutSeconds });
+      const number = rows[0]?.failures as number | undefined;
+      if (number === undefined) throw await locked(db, subject, lockedKey);
+      if (number > policy.maxFailures) {
+        // Past the limit while the attempts before it are still being checked: locked from now.
+        await lock(db, subject);
+        throw await locked(db, subject, lockedKey);
       }
-      return { counted: row !== undefined };
+      return { subject, number };
     },
-    async fail(db, subject) {
-      if (off) return { lockedNow: false };
-      const { rows } = await db.raw(FAIL_SQL, { subject, max: policy.maxFailures, lockout: policy.lockoutSeconds });
-      // Exactly the limit: concurrent failures past it do not report the same lock again.
-      return { lockedNow: rows[0]?.failures === policy.maxFailures };
+    async fail(db, attempt) {
+      if (off || attempt.number !== policy.maxFailures) return { lockedNow: false };
+      return { lockedNow: await lock(db, attempt.subject) };
     },
-    async succeed(db, subject, state) {
-      // A lock taken meanwhile by a concurrent failure stays.
-      if (off || !state.counted) return;
-      await db("auth_attempt").where({ subject }).andWhere((q) => q.whereNull("locked_until").orWhere("locked_until", "<=", db.fn.now())).delete();
+    async succeed(db, attempt) {
+      if (off) return;
+      await db("auth_attempt").where({ subject: attempt.subject }).andWhere((q) => q.whereNull("locked_until").orWhere("locked_until", "<=", db.fn.now())).delete();
+    },
+    async clear(db, subject) {
+      await db("auth_attempt").where({ subject }).delete();
     },
   };
 }

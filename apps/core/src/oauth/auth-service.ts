@@ -11,7 +11,6 @@ import { mustSetUp2fa } from "../users/user-mapper.js";
 import { hashPassword, passwordMatches } from "../users/passwords.js";
 import { consumeRefreshToken, issueRefreshToken, revokeRefreshToken } from "./refresh-tokens.js";
 import { useThrottledTotpCode } from "../users/totp-use.js";
-import { passwordSubject } from "./attempt-throttle.js";
 import type { Knex } from "knex";
 import { customerIdOf } from "@signage/runtime";
 
@@ -56,21 +55,22 @@ export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthServ
       switch (req.grantType) {
         case "password": {
           if (!req.username || !req.password) throw serviceError(Code.InvalidArgument, "oauth.error.invalid_request", "username and password are required");
-          // Guesses are counted per username, known or not (attempt-throttle.ts): a locked one is
-          // refused before its password is looked at.
-          const guess = passwordSubject(req.username);
-          const attempts = await deps.attempts.password.check(knex, guess, AuthErrorKey.tooManyAttempts);
+          // Guesses are counted per username, known or not, before the password is looked at
+          // (attempt-throttle.ts): a locked one, or one past the limit, is refused unchecked.
+          const attempt = await deps.attempts.password.reserve(knex, await deps.attempts.passwordSubject(knex, req.username), AuthErrorKey.tooManyAttempts);
           const row: UserRow | undefined = await userView(knex, { kind: "global" }).whereRaw("lower(u.email) = lower(?)", [req.username]).first();
           // One answer for unknown user and wrong password: no account probing. One argon2
           // verification on every path (a dummy hash when there is no usable one), so the
           // response time does not tell an existing account either.
           const matches = await passwordMatches(row?.username_password_login_enabled ? row.password_hash : null, req.password);
           if (!row || !matches) {
-            const { lockedNow } = await deps.attempts.password.fail(knex, guess);
+            const { lockedNow } = await deps.attempts.password.fail(knex, attempt);
             // Someone guessing: worth an operator's look (an unknown username has no user id).
             if (lockedNow) deps.logger.warn({ userId: row?.id ?? null, failures: deps.attempts.password.policy.maxFailures }, "password login locked: too many wrong passwords");
             throw invalidGrant("Wrong username or password");
           }
+          // The password was right: its count starts over, whatever the checks below answer.
+          await deps.attempts.password.succeed(knex, attempt);
           if (!row.oauth_password_flow_enabled) throw serviceError(Code.InvalidArgument, "oauth.error.unauthorized_client", "The password grant is disabled for this user");
           refuseBlockedCustomer(row);
           if (row.use_2fa) {
@@ -81,7 +81,6 @@ export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthServ
               throw serviceError(Code.PermissionDenied, "auth.error.totpInvalid", "The TOTP code is not valid");
             }
           }
-          await deps.attempts.password.succeed(knex, guess, attempts);
           await knex("app_user").where({ id: row.id }).update({ last_login: new Date(), last_activity: new Date() });
           return tokensFor(knex, row);
         }

@@ -35,12 +35,11 @@ export async function useTotpCode(
  * 429 auth.error.tooManyAttempts before the code is looked at): true when accepted.
  */
 export async function useThrottledTotpCode(knex: Knex, throttle: AttemptThrottle, logger: Pick<CoreLogger, "warn">, userId: string, secret: string | null | undefined, code: string): Promise<boolean> {
-  const subject = totpSubject(userId);
-  const state = await throttle.check(knex, subject, AuthErrorKey.tooManyAttempts);
+  const attempt = await throttle.reserve(knex, totpSubject(userId), AuthErrorKey.tooManyAttempts);
   const accepted = await useTotpCode(knex, userId, secret, code);
   if (accepted) {
-    await throttle.succeed(knex, subject, state);
-  } else if ((await throttle.fail(knex, subject)).lockedNow) {
+    await throttle.succeed(knex, attempt);
+  } else if ((await throttle.fail(knex, attempt)).lockedNow) {
     // The password was right (login) or the token is the user's (x-totp): someone holds one factor.
     logger.warn({ userId, failures: throttle.policy.maxFailures }, "TOTP locked: too many wrong codes");
   }

@@ -15,7 +15,7 @@ import { checkProfilePicture } from "./profile-picture.js";
 import { isUniqueViolation } from "../customers/customer-repository.js";
 import { revokeAllRefreshTokens } from "../oauth/refresh-tokens.js";
 import { useTotpCode } from "./totp-use.js";
-import { passwordSubject } from "../oauth/attempt-throttle.js";
+import { totpSubject } from "../oauth/attempt-throttle.js";
 import { listUsers } from "./user-list.js";
 import type { UserRow } from "./user-row.js";
 import { currentUserRowKey } from "./current-user-check.js";
@@ -202,6 +202,9 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
       await knex.transaction(async (trx) => {
         if (Object.keys(columns).length) await trx("app_user").where({ id: target.id }).update(columns);
         if (fields.password !== undefined) await revokeAllRefreshTokens(trx, target.id);
+        // A reset is the way out of a lock someone keeps renewing by guessing (attempt-throttle.ts).
+        if (fields.password !== undefined) await deps.attempts.password.clear(trx, await deps.attempts.passwordSubject(trx, target.email));
+        if (fields.use2fa === false) await deps.attempts.totp.clear(trx, totpSubject(target.id));
       });
       return { user: userToMessage((await findUserById(knex, target.id))!) };
     },
@@ -223,15 +226,14 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
       const me = await self(auth);
       // The old password is a guess like a login's (a stolen access token must not become a
       // password oracle): counted with the account's logins, refused while they are locked.
-      const guess = passwordSubject(me.email);
-      const attempts = await deps.attempts.password.check(knex, guess, AuthErrorKey.tooManyAttempts);
+      const attempt = await deps.attempts.password.reserve(knex, await deps.attempts.passwordSubject(knex, me.email), AuthErrorKey.tooManyAttempts);
       if (!(await passwordMatches(me.password_hash, req.oldPassword))) {
-        if ((await deps.attempts.password.fail(knex, guess)).lockedNow) {
+        if ((await deps.attempts.password.fail(knex, attempt)).lockedNow) {
           deps.logger.warn({ userId: me.id, failures: deps.attempts.password.policy.maxFailures }, "password login locked: too many wrong old passwords (POST /api/user/password)");
         }
         throw serviceError(Code.InvalidArgument, "user.error.wrongPassword", "The old password is not correct");
       }
-      await deps.attempts.password.succeed(knex, guess, attempts);
+      await deps.attempts.password.succeed(knex, attempt);
       checkPasswordRule(req.newPassword);
       const passwordHash = await hashPassword(req.newPassword);
       await knex.transaction(async (trx) => {
