@@ -4,6 +4,7 @@
 // embedded one (`npm start`: core called in-process),
 // next to a bare Koa handler doing the same token check, measured in one run.
 // The ratio is the figure. Target: >= 60% of the bare throughput, p99 <= 3x.
+// Two floors (hop-floor.ts) show the same hop with nothing of the platform on either side.
 import { fork } from "node:child_process";
 import Koa from "koa";
 import { trace } from "@opentelemetry/api";
@@ -19,6 +20,10 @@ import { createCustomer, createHttpClient, createUser } from "@signage/testing";
 import { load, loadInterleaved } from "./load.js";
 import { cpuSeconds, postgresCpuSeconds } from "../support/process-cpu.js";
 import { measureBreakdown, printBreakdown } from "./breakdown.js";
+import { forAnyCaller, startHopFloor } from "./hop-floor.js";
+import { captureSql } from "../support/capture-sql.js";
+import { createClient } from "@connectrpc/connect";
+import { UserService } from "@signage/contracts/signage/core/v1/user_pb";
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 32);
@@ -89,17 +94,31 @@ const customer = await createCustomer(http, token);
 const users = await Promise.all(Array.from({ length: USERS }, () => createUser(http, token, customer.id, "VIEWER")));
 const headerSets = users.map((u) => ({ authorization: `Bearer ${u.token}` }));
 
-// Warm both paths (JIT, pools, HTTP/2 session) before measuring.
-await load(`${bareServer.url}/api/v2/user/me`, headerSets, 2, CONNECTIONS);
-await load(`${bareCachedServer.url}/api/v2/user/me`, headerSets, 2, CONNECTIONS);
-await load(`${gateway.url}/api/v2/user/me`, headerSets, 2, CONNECTIONS);
-await load(`${embedded.url}/api/v2/user/me`, headerSets, 2, CONNECTIONS);
+// The hop floors (hop-floor.ts): the same hop with nothing of the platform on either side, checking
+// the token only, and running getMe's statement (as core sent it for one caller) once per request.
+const inProcessUsers = createClient(UserService, createInMemoryTransport(core.service.routes, { interceptors: core.service.interceptors }));
+const me = await inProcessUsers.getMe({}, { headers: headerSets[0] });
+const meStatements = await captureSql(core.db.knex, () => inProcessUsers.getMe({}, { headers: headerSets[0] }));
+const floorOptions = { databaseUrl: db.url, schema: "core", publicKeyPem: signingKeys.publicKey.pem };
+const hopFloor = await startHopFloor({ ...floorOptions, statements: [] });
+const hopFloorSql = await startHopFloor({ ...floorOptions, statements: forAnyCaller(meStatements, me.user!.id!) });
+
+// Warm every path (JIT, pools, HTTP/2 session) before measuring.
+for (const base of [bareServer.url, bareCachedServer.url, gateway.url, embedded.url, hopFloor.url, hopFloorSql.url]) {
+  await load(`${base}/api/v2/user/me`, headerSets, 2, CONNECTIONS);
+}
 // Alternating rounds: a change in machine speed during the run hits every path alike.
 // CPU per request in each process: the bench process (bare servers, both gateways, the in-process
 // core), the core process of the h2c path, and PostgreSQL.
-const cpu = { "bench process": () => cpuSeconds(process.pid), "core process": () => cpuSeconds(coreProcess.pid!), postgres: postgresCpuSeconds };
-const [baseline, baselineCached, viaGateway, viaEmbedded] = await loadInterleaved(
-  [bareServer.url, bareCachedServer.url, gateway.url, embedded.url].map((base) => `${base}/api/v2/user/me`),
+// The floors' far ends idle outside their own rounds, so one counter serves both.
+const cpu = {
+  "bench process": () => cpuSeconds(process.pid),
+  "core process": () => cpuSeconds(coreProcess.pid!),
+  "floor far end": () => cpuSeconds(hopFloor.pid) + cpuSeconds(hopFloorSql.pid),
+  postgres: postgresCpuSeconds,
+};
+const [baseline, baselineCached, viaGateway, viaEmbedded, viaHopFloor, viaHopFloorSql] = await loadInterleaved(
+  [bareServer.url, bareCachedServer.url, gateway.url, embedded.url, hopFloor.url, hopFloorSql.url].map((base) => `${base}/api/v2/user/me`),
   headerSets,
   SECONDS,
   CONNECTIONS,
@@ -114,20 +133,36 @@ console.log(row("bare Koa + signature check (baseline A)", baseline));
 console.log(row("bare Koa + cached verifier (baseline B)", baselineCached));
 console.log(row("gateway -> h2c -> core (own process)", viaGateway));
 console.log(row("gateway -> in-memory -> core", viaEmbedded));
+console.log(row("floor: bare Koa -> raw h2 -> token check", viaHopFloor));
+console.log(row("floor: ... + getMe's SQL per request", viaHopFloorSql));
 console.log("CPU per request (us), by process:");
-for (const [name, r] of [["baseline A", baseline], ["baseline B", baselineCached], ["gateway -> h2c -> core", viaGateway], ["gateway -> in-memory -> core", viaEmbedded]] as const) {
+for (const [name, r] of [
+  ["baseline A", baseline],
+  ["baseline B", baselineCached],
+  ["gateway -> h2c -> core", viaGateway],
+  ["gateway -> in-memory -> core", viaEmbedded],
+  ["floor: hop, token check", viaHopFloor],
+  ["floor: hop + getMe's SQL", viaHopFloorSql],
+] as const) {
   console.log(`  ${name.padEnd(30)} ${Object.entries(r.cpuUsPerRequest).map(([p, us]) => `${p} ${us.toFixed(0)}`).join("   ")}`);
 }
 for (const [baseName, base] of [["A", baseline], ["B", baselineCached]] as const) {
-  for (const [name, r] of [["network hop", viaGateway], ["in-memory", viaEmbedded]] as const) {
+  for (const [name, r, targets] of [["network hop", viaGateway, true], ["in-memory", viaEmbedded, true], ["floor hop", viaHopFloor, false], ["floor hop+SQL", viaHopFloorSql, false]] as const) {
     const throughput = r.requestsPerSecond / base.requestsPerSecond;
     const p99 = r.p99 / Math.max(base.p99, 1);
-    console.log(`vs ${baseName}  ${name.padEnd(12)} throughput ${(throughput * 100).toFixed(1)}% (target >= 60%)   p99 ${p99.toFixed(2)}x (target <= 3x)`);
+    const [throughputTarget, p99Target] = targets ? [" (target >= 60%)", " (target <= 3x)"] : ["", ""];
+    console.log(`vs ${baseName}  ${name.padEnd(13)} throughput ${(throughput * 100).toFixed(1)}%${throughputTarget}   p99 ${p99.toFixed(2)}x${p99Target}`);
   }
 }
 
 printBreakdown(await measureBreakdown(core, token));
 
+console.log(
+  "\nFloors: a bare Koa app forwarding each request over one raw node:http2 session to a bare server in its own process (as core runs) that checks the token with the services' cached verifier, then also runs getMe's statement for the caller (prepared; once per request, where core coalesces the reads of one event-loop turn). The network hop's figure read against them: what the hop itself costs on this machine, and what the read adds.",
+);
+
+await hopFloor.close();
+await hopFloorSql.close();
 await gateway.close();
 await embedded.close();
 await bareServer.close();
