@@ -4,6 +4,7 @@ import type { IdGenerator } from "@signage/db";
 import type { TenantAccessChanges, TokenIssuer } from "@signage/auth";
 import type { Peers } from "@signage/runtime";
 import type { AuthAttempts } from "./oauth/attempt-throttle.js";
+import type { PasswordHasher } from "./users/passwords.js";
 
 export interface CoreLogger {
   info(obj: object, msg?: string): void;
@@ -29,6 +30,8 @@ export interface CoreDeps {
   refreshSuccessorKey: Uint8Array;
   /** Brute-force throttling of password and TOTP guesses (oauth/attempt-throttle.ts). */
   attempts: AuthAttempts;
+  /** Argon2 on request paths, at most so many at once (users/hash-limiter.ts). */
+  passwords: PasswordHasher;
   /** Other services of the composition (media answers the customers' file storage usage). */
   peers?: Peers;
 }

@@ -8,7 +8,6 @@ import type { CoreDeps } from "../deps.js";
 import { findUserById, userView } from "../users/user-repository.js";
 import type { UserRow } from "../users/user-row.js";
 import { mustSetUp2fa } from "../users/user-mapper.js";
-import { hashPassword, passwordMatches } from "../users/passwords.js";
 import { consumeRefreshToken, issueRefreshToken, revokeRefreshToken } from "./refresh-tokens.js";
 import { useThrottledTotpCode } from "../users/totp-use.js";
 import type { Knex } from "knex";
@@ -62,7 +61,13 @@ export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthServ
           // One answer for unknown user and wrong password: no account probing. One argon2
           // verification on every path (a dummy hash when there is no usable one), so the
           // response time does not tell an existing account either.
-          const matches = await passwordMatches(row?.username_password_login_enabled ? row.password_hash : null, req.password);
+          const matches = await deps.passwords
+            .matches(row?.username_password_login_enabled ? row.password_hash : null, req.password)
+            // Not checked (busy): not a guess either.
+            .catch(async (err: unknown) => {
+              await deps.attempts.password.release(knex, attempt);
+              throw err;
+            });
           if (!row || !matches) {
             const { lockedNow } = await deps.attempts.password.fail(knex, attempt);
             // Someone guessing: worth an operator's look (an unknown username has no user id).
@@ -125,7 +130,7 @@ export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthServ
             .where("a.client_id", req.clientId)
             .first();
           // An unknown client id costs one argon2 verification too (dummy hash): same answer, same time.
-          const matches = await passwordMatches(client?.secret_hash, req.clientSecret);
+          const matches = await deps.passwords.matches(client?.secret_hash, req.clientSecret);
           if (!client || !matches) throw invalidClient();
           refuseBlockedCustomer(client);
           const access = await issuer.issueAccessToken({
@@ -161,7 +166,7 @@ export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthServ
       if (!customer) throw serviceError(Code.NotFound, "customer.error.notFound", `Customer ${req.customerId} not found`);
       const clientId = `client-${newId()}`;
       const clientSecret = randomBytes(32).toString("base64url");
-      await knex("api_client").insert({ client_id: clientId, secret_hash: await hashPassword(clientSecret), customer_id: customer.id, name, role: req.role });
+      await knex("api_client").insert({ client_id: clientId, secret_hash: await deps.passwords.hash(clientSecret), customer_id: customer.id, name, role: req.role });
       return { clientId, clientSecret };
     },
   };

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
 import { Code } from "@connectrpc/connect";
 import { serviceError } from "@signage/auth";
+import type { HashLimiter } from "./hash-limiter.js";
 
 /** "Password: at least 8 characters" (document 2, Limits). */
 export function checkPasswordRule(password: string): void {
@@ -12,6 +13,19 @@ export function checkPasswordRule(password: string): void {
 }
 
 export const hashPassword = (password: string) => hash(password);
+
+/** Hashing and checking on request paths, under the process's hash limiter (hash-limiter.ts). */
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  matches(passwordHash: string | null | undefined, password: string): Promise<boolean>;
+}
+
+export function limitedPasswordHasher(limiter: HashLimiter): PasswordHasher {
+  return {
+    hash: (password) => limiter.run(() => hashPassword(password)),
+    matches: (passwordHash, password) => limiter.run(() => passwordMatches(passwordHash, password)),
+  };
+}
 
 // Hash of a random password nobody knows, with the same parameters as real hashes.
 let dummyHash: Promise<string> | undefined;

@@ -10,7 +10,7 @@ import { forceToSet2fa, userToMessage } from "./user-mapper.js";
 import { checkAdminOnlyUserFields, checkAssignableRole, checkUserEnumValues, checkAuthProviderUnchanged, checkCreateCustomerId, checkCreatePassword, checkOwnProfileFields, normalizeEmail } from "./user-rules.js";
 import { missingParameter, parseTeamIdsParam, requireParameter, requireWritable, unknownTeams } from "@signage/runtime";
 import { authProviderName, userColumns } from "./user-columns.js";
-import { checkPasswordRule, hashPassword, passwordMatches } from "./passwords.js";
+import { checkPasswordRule } from "./passwords.js";
 import { checkProfilePicture } from "./profile-picture.js";
 import { isUniqueViolation } from "../customers/customer-repository.js";
 import { revokeAllRefreshTokens } from "../oauth/refresh-tokens.js";
@@ -150,7 +150,7 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
             email,
             customer_id: customerId,
             auth_provider: authProviderName(fields.authProvider),
-            password_hash: fields.password === undefined ? null : await hashPassword(fields.password),
+            password_hash: fields.password === undefined ? null : await deps.passwords.hash(fields.password),
           });
           await teams?.assignCreatedUser(trx, id, customerId, userTeams);
         });
@@ -190,7 +190,7 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
       if (fields.forceToSet2fa !== undefined && fields.forceToSet2fa === forceToSet2fa(target)) delete columns.force_to_set_2fa;
       if (fields.password !== undefined) {
         checkPasswordRule(fields.password);
-        columns.password_hash = await hashPassword(fields.password);
+        columns.password_hash = await deps.passwords.hash(fields.password);
       }
       // An OWNER or ADMIN may reset another user's 2FA; its own stays on while its customer forces 2FA, as in POST /api/user/2fa.
       if (fields.use2fa === false && target.use_2fa && target.id === auth.caller.userId && target.customer_force_2fa) throw twoFactorMandatory(target);
@@ -227,7 +227,11 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
       // The old password is a guess like a login's (a stolen access token must not become a
       // password oracle): counted with the account's logins, refused while they are locked.
       const attempt = await deps.attempts.password.reserve(knex, await deps.attempts.passwordSubject(knex, me.email), AuthErrorKey.tooManyAttempts);
-      if (!(await passwordMatches(me.password_hash, req.oldPassword))) {
+      const matches = await deps.passwords.matches(me.password_hash, req.oldPassword).catch(async (err: unknown) => {
+        await deps.attempts.password.release(knex, attempt);
+        throw err;
+      });
+      if (!matches) {
         if ((await deps.attempts.password.fail(knex, attempt)).lockedNow) {
           deps.logger.warn({ userId: me.id, failures: deps.attempts.password.policy.maxFailures }, "password login locked: too many wrong old passwords (POST /api/user/password)");
         }
@@ -235,7 +239,7 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
       }
       await deps.attempts.password.succeed(knex, attempt);
       checkPasswordRule(req.newPassword);
-      const passwordHash = await hashPassword(req.newPassword);
+      const passwordHash = await deps.passwords.hash(req.newPassword);
       await knex.transaction(async (trx) => {
         await trx("app_user").where({ id: me.id }).update({ password_hash: passwordHash });
         await revokeAllRefreshTokens(trx, me.id);

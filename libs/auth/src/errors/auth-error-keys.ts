@@ -8,6 +8,8 @@ export const AuthErrorKey = {
   totpUnavailable: "auth.error.totpUnavailable",
   /** Too many wrong passwords or TOTP codes for the account: 429 with Retry-After until the lock ends. */
   tooManyAttempts: "auth.error.tooManyAttempts",
+  /** More password checks waiting than the service takes (503 with Retry-After): retry shortly. */
+  busy: "auth.error.busy",
   captchaRequired: "auth.error.captchaRequired",
   captchaInvalid: "auth.error.captchaInvalid",
   noAuthContext: "auth.error.noAuthContext",
