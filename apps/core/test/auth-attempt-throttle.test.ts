@@ -8,10 +8,9 @@
 // account answers 429 `auth.error.tooManyAttempts` with Retry-After, before its secret is checked,
 // and of a burst of parallel guesses no more than the limit are checked.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { currentTotpCode, type SigningKeys } from "@signage/auth";
-import type { ServiceModule } from "@signage/runtime";
+import { currentTotpCode } from "@signage/auth";
 import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TenantUser, type TestPlatform } from "@signage/testing";
-import { coreModule } from "../src/module.js";
+import { coreKeepingKeys } from "./core-keeping-keys.js";
 import { attemptPoliciesFromEnv, attemptSubjectKeyFrom, attemptThrottle, authAttempts, pruneAuthAttempts, totpSubject } from "../src/oauth/attempt-throttle.js";
 import { errorBody } from "./error-body.js";
 
@@ -19,14 +18,7 @@ const LOCKED = "auth.error.tooManyAttempts";
 const LIMIT = 3;
 
 // Core as it runs, with its signing keys kept: password subjects are keyed with a key derived from them.
-let signingKeys: SigningKeys | undefined;
-const core: ServiceModule = {
-  ...coreModule,
-  create: async (ctx) => {
-    signingKeys = ctx.signingKeys;
-    return coreModule.create(ctx);
-  },
-};
+const core = coreKeepingKeys();
 
 let platform: TestPlatform;
 let admin: string;
@@ -34,7 +26,7 @@ let customerId: number;
 
 beforeAll(async () => {
   platform = await startPlatform({
-    modules: [core],
+    modules: [core.module],
     prefix: "core_attempt_throttle_test",
     env: { AUTH_MAX_PASSWORD_FAILURES: String(LIMIT), AUTH_MAX_TOTP_FAILURES: String(LIMIT) },
   });
@@ -45,7 +37,7 @@ afterAll(() => platform?.close());
 
 const knex = () => platform.knexOf("core");
 /** The auth_attempt subject of a username's password count, as core computes it. */
-const passwordSubject = (username: string) => authAttempts(attemptPoliciesFromEnv({}), attemptSubjectKeyFrom(signingKeys!.privateKeyPem)).passwordSubject(knex(), username);
+const passwordSubject = (username: string) => authAttempts(attemptPoliciesFromEnv({}), attemptSubjectKeyFrom(core.keys().privateKeyPem)).passwordSubject(knex(), username);
 const newUser = () => createUser(platform.http, admin, customerId, "EDITOR");
 const passwordGrant = (username: string, password: string, totp?: string) =>
   platform.http.post("/oauth/token", { body: new URLSearchParams({ grant_type: "password", username, password, ...(totp ? { totp } : {}) }) });

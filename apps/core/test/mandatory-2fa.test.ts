@@ -11,32 +11,24 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SignJWT } from "jose";
 import { createClient } from "@connectrpc/connect";
-import { currentTotpCode, type SigningKeys } from "@signage/auth";
+import { currentTotpCode } from "@signage/auth";
 import { AuthService } from "@signage/contracts/signage/core/v1/auth_pb";
 import { mediaModule } from "@signage/media";
 import { createInMemoryTransport } from "@signage/platform";
-import type { ServiceModule } from "@signage/runtime";
 import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TenantUser, type TestPlatform } from "@signage/testing";
-import { coreModule } from "../src/module.js";
+import { coreKeepingKeys } from "./core-keeping-keys.js";
 import { errorBody } from "./error-body.js";
 
 const SETUP_REQUIRED = "user.error.twoFactorSetupRequired";
 
 // Core as it runs, with the platform's signing keys kept for minting a token of the old shape.
-let signingKeys: SigningKeys | undefined;
-const core: ServiceModule = {
-  ...coreModule,
-  create: async (ctx) => {
-    signingKeys = ctx.signingKeys;
-    return coreModule.create(ctx);
-  },
-};
+const core = coreKeepingKeys();
 
 let platform: TestPlatform;
 let admin: string;
 
 beforeAll(async () => {
-  platform = await startPlatform({ modules: [core, mediaModule], prefix: "core_mandatory_2fa_test" });
+  platform = await startPlatform({ modules: [core.module, mediaModule], prefix: "core_mandatory_2fa_test" });
   admin = await platform.http.login(TEST_ADMIN.email, TEST_ADMIN.password);
 });
 afterAll(() => platform?.close());
@@ -303,13 +295,13 @@ describe("tokens issued before the claim existed (rolling deploy)", () => {
     const me = await platform.http.get("/api/v2/user/me", { token: user.token });
     expect(me.status, me.text).toBe(200);
     return new SignJWT({ uid: me.body.id, cid: customerId, role, no: false, tfa: false, kind: "user" })
-      .setProtectedHeader({ alg: signingKeys!.alg, typ: "at+jwt" })
+      .setProtectedHeader({ alg: core.keys().alg, typ: "at+jwt" })
       .setSubject(user.email)
       .setIssuer("signage")
       .setIssuedAt()
       .setExpirationTime("15m")
       .setJti(`old-${Math.random().toString(36).slice(2)}`)
-      .sign(signingKeys!.privateKey);
+      .sign(core.keys().privateKey);
   }
 
   it("still verify everywhere and count as not forced; core still holds back a forced user by its current row", async () => {
