@@ -30,7 +30,7 @@ export interface CoreDeps {
   refreshSuccessorKey: Uint8Array;
   /** Brute-force throttling of password and TOTP guesses (oauth/attempt-throttle.ts). */
   attempts: AuthAttempts;
-  /** Argon2 on request paths, at most so many at once (users/hash-limiter.ts). */
+  /** Argon2 on request paths, at most so many at once, logins apart from authenticated callers (users/hash-limiter.ts). */
   passwords: PasswordHasher;
   /** Other services of the composition (media answers the customers' file storage usage). */
   peers?: Peers;

@@ -20,7 +20,7 @@ import { CustomerEvent, customerEventData, enqueueCustomerEvent } from "./custom
 import { currentUserCheck } from "./users/current-user-check.js";
 import { dbTotpChecker } from "./users/totp-use.js";
 import { attemptPoliciesFromEnv, attemptSubjectKeyFrom, authAttempts, pruneAuthAttempts } from "./oauth/attempt-throttle.js";
-import { createHashLimiter, hashLimitsFromEnv } from "./users/hash-limiter.js";
+import { hashLimitsFromEnv } from "./users/hash-limiter.js";
 import { limitedPasswordHasher } from "./users/passwords.js";
 import { tagsArea } from "./tags/tags-area.js";
 import { coreTeams } from "./teams/core-teams.js";
@@ -46,7 +46,7 @@ export const coreModule: ServiceModule = {
       refreshReuseGraceSeconds: refreshReuseGraceSecondsFromEnv(ctx.env),
       refreshSuccessorKey: successorKeyFrom(ctx.signingKeys.privateKeyPem),
       attempts: authAttempts(attemptPolicies, attemptSubjectKeyFrom(ctx.signingKeys.privateKeyPem)),
-      passwords: limitedPasswordHasher(createHashLimiter(hashLimitsFromEnv(ctx.env))),
+      passwords: limitedPasswordHasher(hashLimitsFromEnv(ctx.env)),
       peers: ctx.peers,
     };
     const adminEmail = ctx.env.ADMIN_EMAIL || "admin@example.com";

@@ -83,9 +83,13 @@ describe("password guesses, counted per username", () => {
   it("a variant of the username that finds the same account (any case, also U+0130 'İ', which PostgreSQL lowers to 'i') counts with it", async () => {
     const user = await newUser();
     expect(user.email).toContain("i");
-    const variants = [user.email.toUpperCase(), user.email.replace("i", "\u0130"), user.email];
+    const dotted = user.email.replace("i", "\u0130");
+    // Under a database locale whose lower() keeps U+0130 that variant finds no account: nothing to share.
+    const sameAccount = (await knex().raw("SELECT lower(?) = lower(?) AS same", [dotted, user.email])).rows[0].same as boolean;
+    const variants = [user.email.toUpperCase(), ...(sameAccount ? [dotted] : []), user.email.toLowerCase()].slice(0, LIMIT);
+    if (variants.length < LIMIT) variants.push(user.email);
     for (const [i, variant] of variants.entries()) expectWrongPassword(await passwordGrant(variant, "wrong-password"), `variant #${i + 1}`);
-    expectLocked(await passwordGrant(user.email.replace("i", "\u0130"), user.password), "the right password under the U+0130 variant");
+    if (sameAccount) expectLocked(await passwordGrant(dotted, user.password), "the right password under the U+0130 variant");
     expectLocked(await passwordGrant(user.email, user.password), "the right password");
   });
 

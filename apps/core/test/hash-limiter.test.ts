@@ -8,6 +8,7 @@ import { readErrorDetail } from "@signage/auth";
 import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TestPlatform } from "@signage/testing";
 import { coreModule } from "../src/module.js";
 import { createHashLimiter, hashLimitsFromEnv } from "../src/users/hash-limiter.js";
+import { limitedPasswordHasher } from "../src/users/passwords.js";
 import { errorBody } from "./error-body.js";
 
 function deferred() {
@@ -49,12 +50,37 @@ describe("the hash limiter", () => {
     await expect(Promise.all([...results, late])).resolves.toEqual([0, 1, 2, 4]);
   });
 
-  it("AUTH_HASH_CONCURRENCY defaults to half the CPUs (at least 1), AUTH_HASH_QUEUE to 64; anything but a whole number in range stops start-up", () => {
+  it("a task that fails frees its slot; a caller gone while waiting leaves the queue and its task never runs", async () => {
+    const limiter = createHashLimiter({ concurrency: 1, queue: 2 });
+    await expect(limiter.run(() => Promise.reject(new Error("hash failed")))).rejects.toThrow("hash failed");
+    const gate = deferred();
+    const first = limiter.run(() => gate.promise);
+    const gone = new AbortController();
+    let ran = false;
+    const abandoned = limiter.run(async () => void (ran = true), gone.signal);
+    const next = limiter.run(async () => "next");
+    gone.abort(new Error("client went away"));
+    await expect(abandoned).rejects.toMatchObject({ code: Code.Canceled });
+    gate.resolve();
+    await expect(Promise.all([first, next])).resolves.toEqual([undefined, "next"]);
+    expect(ran).toBe(false);
+  });
+
+  it("logins (the token grants) and authenticated callers' hashing have a limiter each: a login spray does not hold off creating users or resetting passwords", async () => {
+    const hasher = limitedPasswordHasher({ concurrency: 1, queue: 0 });
+    const never = new Promise<never>(() => {});
+    void hasher.login.withCheck(() => never);
+    await expect(hasher.login.withCheck(async () => true)).rejects.toMatchObject({ code: Code.Unavailable });
+    await expect(hasher.account.hash("a-new-password")).resolves.toMatch(/^\$argon2id\$/);
+  });
+
+  it("AUTH_HASH_CONCURRENCY defaults to half the CPUs, 1 to 2 (two limiters share libuv's threadpool of 4), AUTH_HASH_QUEUE to 64; anything but a whole number in range stops start-up", () => {
     expect(hashLimitsFromEnv({}, 2)).toEqual({ concurrency: 1, queue: 64 });
     expect(hashLimitsFromEnv({}, 1)).toEqual({ concurrency: 1, queue: 64 });
-    expect(hashLimitsFromEnv({}, 8)).toEqual({ concurrency: 4, queue: 64 });
+    expect(hashLimitsFromEnv({}, 4)).toEqual({ concurrency: 2, queue: 64 });
+    expect(hashLimitsFromEnv({}, 16)).toEqual({ concurrency: 2, queue: 64 });
     expect(hashLimitsFromEnv({ AUTH_HASH_CONCURRENCY: "3", AUTH_HASH_QUEUE: "0" }, 8)).toEqual({ concurrency: 3, queue: 0 });
-    for (const [name, value] of [["AUTH_HASH_CONCURRENCY", "0"], ["AUTH_HASH_QUEUE", "-1"], ["AUTH_HASH_CONCURRENCY", "two"]]) {
+    for (const [name, value] of [["AUTH_HASH_CONCURRENCY", "0"], ["AUTH_HASH_CONCURRENCY", "65"], ["AUTH_HASH_QUEUE", "-1"], ["AUTH_HASH_CONCURRENCY", "two"]]) {
       expect(() => hashLimitsFromEnv({ [name]: value }), `${name}=${value}`).toThrow(name);
     }
   });

@@ -40,8 +40,6 @@ export interface AttemptThrottle {
   fail(db: Knex | Knex.Transaction, attempt: Attempt): Promise<{ lockedNow: boolean }>;
   /** The secret was right: counting starts over (a lock a concurrent attempt started stays). */
   succeed(db: Knex | Knex.Transaction, attempt: Attempt): Promise<void>;
-  /** The secret could not be checked (the password checks were busy): the attempt does not count. */
-  release(db: Knex | Knex.Transaction, attempt: Attempt): Promise<void>;
   /** An operator reset the secret: the count and any lock go. */
   clear(db: Knex | Knex.Transaction, subject: string): Promise<void>;
 }
@@ -144,10 +142,6 @@ export function attemptThrottle(policy: ThrottlePolicy): AttemptThrottle {
     async succeed(db, attempt) {
       if (off) return;
       await db("auth_attempt").where({ subject: attempt.subject }).andWhere((q) => q.whereNull("locked_until").orWhere("locked_until", "<=", db.fn.now())).delete();
-    },
-    async release(db, attempt) {
-      if (off) return;
-      await db("auth_attempt").where({ subject: attempt.subject }).andWhere("failures", ">", 0).decrement("failures", 1);
     },
     async clear(db, subject) {
       await db("auth_attempt").where({ subject }).delete();

@@ -50,24 +50,23 @@ export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthServ
   }
 
   return {
-    async issueToken(req) {
+    async issueToken(req, ctx) {
       switch (req.grantType) {
         case "password": {
-          if (!req.username || !req.password) throw serviceError(Code.InvalidArgument, "oauth.error.invalid_request", "username and password are required");
-          // Guesses are counted per username, known or not, before the password is looked at
-          // (attempt-throttle.ts): a locked one, or one past the limit, is refused unchecked.
-          const attempt = await deps.attempts.password.reserve(knex, await deps.attempts.passwordSubject(knex, req.username), AuthErrorKey.tooManyAttempts);
-          const row: UserRow | undefined = await userView(knex, { kind: "global" }).whereRaw("lower(u.email) = lower(?)", [req.username]).first();
-          // One answer for unknown user and wrong password: no account probing. One argon2
-          // verification on every path (a dummy hash when there is no usable one), so the
-          // response time does not tell an existing account either.
-          const matches = await deps.passwords
-            .matches(row?.username_password_login_enabled ? row.password_hash : null, req.password)
-            // Not checked (busy): not a guess either.
-            .catch(async (err: unknown) => {
-              await deps.attempts.password.release(knex, attempt);
-              throw err;
-            });
+          const { username, password } = req;
+          if (!username || !password) throw serviceError(Code.InvalidArgument, "oauth.error.invalid_request", "username and password are required");
+          // A check slot first (a busy refusal counts nothing), then the guess is counted per
+          // username, known or not, before the password is looked at (attempt-throttle.ts): a
+          // locked one, or one past the limit, is refused unchecked.
+          const { attempt, row, matches } = await deps.passwords.login.withCheck(async (passwordMatches) => {
+            const attempt = await deps.attempts.password.reserve(knex, await deps.attempts.passwordSubject(knex, username), AuthErrorKey.tooManyAttempts);
+            const row: UserRow | undefined = await userView(knex, { kind: "global" }).whereRaw("lower(u.email) = lower(?)", [username]).first();
+            // One answer for unknown user and wrong password: no account probing. One argon2
+            // verification on every path (a dummy hash when there is no usable one), so the
+            // response time does not tell an existing account either.
+            const matches = await passwordMatches(row?.username_password_login_enabled ? row.password_hash : null, password);
+            return { attempt, row, matches };
+          }, ctx.signal);
           if (!row || !matches) {
             const { lockedNow } = await deps.attempts.password.fail(knex, attempt);
             // Someone guessing: worth an operator's look (an unknown username has no user id).
@@ -130,7 +129,8 @@ export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthServ
             .where("a.client_id", req.clientId)
             .first();
           // An unknown client id costs one argon2 verification too (dummy hash): same answer, same time.
-          const matches = await deps.passwords.matches(client?.secret_hash, req.clientSecret);
+          const secret = req.clientSecret;
+          const matches = await deps.passwords.login.withCheck((passwordMatches) => passwordMatches(client?.secret_hash, secret), ctx.signal);
           if (!client || !matches) throw invalidClient();
           refuseBlockedCustomer(client);
           const access = await issuer.issueAccessToken({
@@ -166,7 +166,7 @@ export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthServ
       if (!customer) throw serviceError(Code.NotFound, "customer.error.notFound", `Customer ${req.customerId} not found`);
       const clientId = `client-${newId()}`;
       const clientSecret = randomBytes(32).toString("base64url");
-      await knex("api_client").insert({ client_id: clientId, secret_hash: await deps.passwords.hash(clientSecret), customer_id: customer.id, name, role: req.role });
+      await knex("api_client").insert({ client_id: clientId, secret_hash: await deps.passwords.account.hash(clientSecret, ctx.signal), customer_id: customer.id, name, role: req.role });
       return { clientId, clientSecret };
     },
   };

@@ -4,12 +4,13 @@
 // run at once and up to `queue` wait their turn; beyond that a call is refused at once with 503
 // auth.error.busy and Retry-After (a login under attack slows down, the rest of core does not).
 import { availableParallelism } from "node:os";
-import { Code } from "@connectrpc/connect";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { AuthErrorKey, serviceError } from "@signage/auth";
 import { wholeNumberSetting } from "../whole-number-setting.js";
 
 export interface HashLimiter {
-  run<T>(task: () => Promise<T>): Promise<T>;
+  /** Runs `task` once a slot is free; a caller gone while waiting (`signal`) leaves the queue, its task never run. */
+  run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
 }
 
 export interface HashLimits {
@@ -17,10 +18,14 @@ export interface HashLimits {
   queue: number;
 }
 
-/** `AUTH_HASH_CONCURRENCY` (1..256, default half the CPUs, at least 1) and `AUTH_HASH_QUEUE` (0..100000, default 64). */
+/**
+ * `AUTH_HASH_CONCURRENCY` (1..64, default half the CPUs, 1 to 2: core has two limiters, and
+ * libuv's default threadpool of 4 also serves DNS lookups and file I/O) and `AUTH_HASH_QUEUE`
+ * (0..100000, default 64).
+ */
 export function hashLimitsFromEnv(env: Record<string, string | undefined>, cpus = availableParallelism()): HashLimits {
   return {
-    concurrency: wholeNumberSetting(env, "AUTH_HASH_CONCURRENCY", { fallback: Math.max(1, Math.floor(cpus / 2)), min: 1, max: 256, unit: "hashes" }),
+    concurrency: wholeNumberSetting(env, "AUTH_HASH_CONCURRENCY", { fallback: Math.min(2, Math.max(1, Math.floor(cpus / 2))), min: 1, max: 64, unit: "hashes" }),
     queue: wholeNumberSetting(env, "AUTH_HASH_QUEUE", { fallback: 64, min: 0, max: 100_000, unit: "waiting hashes" }),
   };
 }
@@ -34,10 +39,24 @@ export function createHashLimiter({ concurrency, queue }: HashLimits): HashLimit
     if (waiter) waiter();
     else running--;
   };
+  const wait = (signal: AbortSignal | undefined) =>
+    new Promise<void>((resolve, reject) => {
+      const leave = () => {
+        waiting.splice(waiting.indexOf(take), 1);
+        reject(ConnectError.from(signal!.reason, Code.Canceled));
+      };
+      const take = () => {
+        signal?.removeEventListener("abort", leave);
+        resolve();
+      };
+      waiting.push(take);
+      signal?.addEventListener("abort", leave, { once: true });
+    });
   return {
-    async run(task) {
+    async run(task, signal) {
+      if (signal?.aborted) throw ConnectError.from(signal.reason, Code.Canceled);
       if (running < concurrency) running++;
-      else if (waiting.length < queue) await new Promise<void>((resolve) => waiting.push(resolve));
+      else if (waiting.length < queue) await wait(signal);
       else throw serviceError(Code.Unavailable, AuthErrorKey.busy, "Too many password checks in progress: retry in a second", { retryAfterSeconds: 1 });
       try {
         return await task();

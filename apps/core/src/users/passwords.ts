@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
 import { Code } from "@connectrpc/connect";
 import { serviceError } from "@signage/auth";
-import type { HashLimiter } from "./hash-limiter.js";
+import { createHashLimiter, type HashLimiter, type HashLimits } from "./hash-limiter.js";
 
 /** "Password: at least 8 characters" (document 2, Limits). */
 export function checkPasswordRule(password: string): void {
@@ -14,17 +14,33 @@ export function checkPasswordRule(password: string): void {
 
 export const hashPassword = (password: string) => hash(password);
 
-/** Hashing and checking on request paths, under the process's hash limiter (hash-limiter.ts). */
-export interface PasswordHasher {
-  hash(password: string): Promise<string>;
-  matches(passwordHash: string | null | undefined, password: string): Promise<boolean>;
+/** Argon2 under one limiter (hash-limiter.ts). */
+export interface HashSlots {
+  hash(password: string, signal?: AbortSignal): Promise<string>;
+  /**
+   * Runs `check` holding a slot, refused (503 auth.error.busy) before it starts when too many wait:
+   * whatever it counts before calling `matches` is never left counted by a busy refusal.
+   */
+  withCheck<T>(check: (matches: typeof passwordMatches) => Promise<T>, signal?: AbortSignal): Promise<T>;
 }
 
-export function limitedPasswordHasher(limiter: HashLimiter): PasswordHasher {
+/** Hashing and checking on request paths. */
+export interface PasswordHasher {
+  /** For callers not authenticated yet (the token grants): what password spraying fills. */
+  login: HashSlots;
+  /** For authenticated callers (user and API client creation, password change and reset): kept free of a spray. */
+  account: HashSlots;
+}
+
+function hashSlots(limiter: HashLimiter): HashSlots {
   return {
-    hash: (password) => limiter.run(() => hashPassword(password)),
-    matches: (passwordHash, password) => limiter.run(() => passwordMatches(passwordHash, password)),
+    hash: (password, signal) => limiter.run(() => hashPassword(password), signal),
+    withCheck: (check, signal) => limiter.run(() => check(passwordMatches), signal),
   };
+}
+
+export function limitedPasswordHasher(limits: HashLimits): PasswordHasher {
+  return { login: hashSlots(createHashLimiter(limits)), account: hashSlots(createHashLimiter(limits)) };
 }
 
 // Hash of a random password nobody knows, with the same parameters as real hashes.

@@ -142,6 +142,8 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
         throw unknownTeams(parseTeamIdsParam(req.teamIds).map((a) => a.teamId));
       }
       const id = newId();
+      // Hashed before the transaction: no pooled connection waits idle in it for a hash slot.
+      const passwordHash = fields.password === undefined ? null : await deps.passwords.account.hash(fields.password, ctx.signal);
       try {
         await knex.transaction(async (trx) => {
           await trx("app_user").insert({
@@ -150,7 +152,7 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
             email,
             customer_id: customerId,
             auth_provider: authProviderName(fields.authProvider),
-            password_hash: fields.password === undefined ? null : await deps.passwords.hash(fields.password),
+            password_hash: passwordHash,
           });
           await teams?.assignCreatedUser(trx, id, customerId, userTeams);
         });
@@ -190,7 +192,7 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
       if (fields.forceToSet2fa !== undefined && fields.forceToSet2fa === forceToSet2fa(target)) delete columns.force_to_set_2fa;
       if (fields.password !== undefined) {
         checkPasswordRule(fields.password);
-        columns.password_hash = await deps.passwords.hash(fields.password);
+        columns.password_hash = await deps.passwords.account.hash(fields.password, ctx.signal);
       }
       // An OWNER or ADMIN may reset another user's 2FA; its own stays on while its customer forces 2FA, as in POST /api/user/2fa.
       if (fields.use2fa === false && target.use_2fa && target.id === auth.caller.userId && target.customer_force_2fa) throw twoFactorMandatory(target);
@@ -226,11 +228,10 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
       const me = await self(auth);
       // The old password is a guess like a login's (a stolen access token must not become a
       // password oracle): counted with the account's logins, refused while they are locked.
-      const attempt = await deps.attempts.password.reserve(knex, await deps.attempts.passwordSubject(knex, me.email), AuthErrorKey.tooManyAttempts);
-      const matches = await deps.passwords.matches(me.password_hash, req.oldPassword).catch(async (err: unknown) => {
-        await deps.attempts.password.release(knex, attempt);
-        throw err;
-      });
+      const { attempt, matches } = await deps.passwords.account.withCheck(async (passwordMatches) => {
+        const attempt = await deps.attempts.password.reserve(knex, await deps.attempts.passwordSubject(knex, me.email), AuthErrorKey.tooManyAttempts);
+        return { attempt, matches: await passwordMatches(me.password_hash, req.oldPassword) };
+      }, ctx.signal);
       if (!matches) {
         if ((await deps.attempts.password.fail(knex, attempt)).lockedNow) {
           deps.logger.warn({ userId: me.id, failures: deps.attempts.password.policy.maxFailures }, "password login locked: too many wrong old passwords (POST /api/user/password)");
@@ -239,7 +240,7 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
       }
       await deps.attempts.password.succeed(knex, attempt);
       checkPasswordRule(req.newPassword);
-      const passwordHash = await deps.passwords.hash(req.newPassword);
+      const passwordHash = await deps.passwords.account.hash(req.newPassword, ctx.signal);
       await knex.transaction(async (trx) => {
         await trx("app_user").where({ id: me.id }).update({ password_hash: passwordHash });
         await revokeAllRefreshTokens(trx, me.id);

@@ -32,6 +32,7 @@ function basicCredentials(header: string): { id: string; secret: string } | unde
 function oauthErrorCode(key: string): string {
   // RFC 6749 5.2 names no code for a throttled account; this one is what OAuth servers commonly send with 429.
   if (key === AuthErrorKey.tooManyAttempts) return "too_many_attempts";
+  // RFC 6749 4.1.2.1 names it for the authorization endpoint; servers use it here too for "retry shortly".
   if (key === AuthErrorKey.busy) return "temporarily_unavailable";
   return key.startsWith("oauth.error.") ? key.slice("oauth.error.".length) : "invalid_request";
 }
