@@ -66,6 +66,22 @@ describe("the hash limiter", () => {
     expect(ran).toBe(false);
   });
 
+  it("admitted work holds a slot only while it hashes: its database reads do not keep another caller's hash waiting; admission is what refuses", async () => {
+    const limiter = createHashLimiter({ concurrency: 1, queue: 1 });
+    const reads = deferred();
+    const first = limiter.admit(async (slot) => {
+      await reads.promise;
+      return slot(async () => "first hashed");
+    });
+    await expect(limiter.admit((slot) => slot(async () => "second hashed"))).resolves.toBe("second hashed");
+    const third = limiter.admit(async () => "never");
+    const fourth = limiter.admit(async () => "never");
+    await expect(third).resolves.toBe("never");
+    await expect(fourth).rejects.toMatchObject({ code: Code.Unavailable });
+    reads.resolve();
+    await expect(first).resolves.toBe("first hashed");
+  });
+
   it("logins (the token grants) and authenticated callers' hashing have a limiter each: a login spray does not hold off creating users or resetting passwords", async () => {
     const hasher = limitedPasswordHasher({ concurrency: 1, queue: 0 });
     const never = new Promise<never>(() => {});

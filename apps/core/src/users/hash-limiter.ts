@@ -11,6 +11,11 @@ import { wholeNumberSetting } from "../whole-number-setting.js";
 export interface HashLimiter {
   /** Runs `task` once a slot is free; a caller gone while waiting (`signal`) leaves the queue, its task never run. */
   run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  /**
+   * Admits `work` at once or refuses it (503 auth.error.busy) when `concurrency + queue` are already
+   * admitted; `work` takes a slot only around its hashing (`slot`), not around its database reads.
+   */
+  admit<T>(work: (slot: <R>(task: () => Promise<R>) => Promise<R>) => Promise<T>, signal?: AbortSignal): Promise<T>;
 }
 
 export interface HashLimits {
@@ -31,6 +36,7 @@ export function hashLimitsFromEnv(env: Record<string, string | undefined>, cpus 
 }
 
 export function createHashLimiter({ concurrency, queue }: HashLimits): HashLimiter {
+  let admitted = 0;
   let running = 0;
   const waiting: (() => void)[] = [];
   // A finished task hands its slot to the first waiter, so a newcomer cannot slip in between.
@@ -52,17 +58,29 @@ export function createHashLimiter({ concurrency, queue }: HashLimits): HashLimit
       waiting.push(take);
       signal?.addEventListener("abort", leave, { once: true });
     });
-  return {
-    async run(task, signal) {
+  const slot = async <R>(task: () => Promise<R>, signal: AbortSignal | undefined): Promise<R> => {
+    if (running < concurrency) running++;
+    else await wait(signal);
+    try {
+      // Gone while the slot was handed over: the hash is not worth its CPU any more.
       if (signal?.aborted) throw ConnectError.from(signal.reason, Code.Canceled);
-      if (running < concurrency) running++;
-      else if (waiting.length < queue) await wait(signal);
-      else throw serviceError(Code.Unavailable, AuthErrorKey.busy, "Too many password checks in progress: retry in a second", { retryAfterSeconds: 1 });
-      try {
-        return await task();
-      } finally {
-        release();
-      }
-    },
+      return await task();
+    } finally {
+      release();
+    }
   };
+  const admit: HashLimiter["admit"] = async (work, signal) => {
+    if (signal?.aborted) throw ConnectError.from(signal.reason, Code.Canceled);
+    // Admission bounds what runs and waits together; the slots bound what hashes at once.
+    if (admitted >= concurrency + queue) {
+      throw serviceError(Code.Unavailable, AuthErrorKey.busy, "Too many password checks in progress: retry in a second", { retryAfterSeconds: 1 });
+    }
+    admitted++;
+    try {
+      return await work((task) => slot(task, signal));
+    } finally {
+      admitted--;
+    }
+  };
+  return { admit, run: (task, signal) => admit((take) => take(task), signal) };
 }

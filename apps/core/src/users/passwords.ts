@@ -18,8 +18,9 @@ export const hashPassword = (password: string) => hash(password);
 export interface HashSlots {
   hash(password: string, signal?: AbortSignal): Promise<string>;
   /**
-   * Runs `check` holding a slot, refused (503 auth.error.busy) before it starts when too many wait:
-   * whatever it counts before calling `matches` is never left counted by a busy refusal.
+   * Runs `check` once admitted, refused (503 auth.error.busy) before it starts when too many wait:
+   * whatever it counts before calling `matches` is never left counted by a busy refusal. Only
+   * `matches` holds a hashing slot.
    */
   withCheck<T>(check: (matches: typeof passwordMatches) => Promise<T>, signal?: AbortSignal): Promise<T>;
 }
@@ -35,7 +36,7 @@ export interface PasswordHasher {
 function hashSlots(limiter: HashLimiter): HashSlots {
   return {
     hash: (password, signal) => limiter.run(() => hashPassword(password), signal),
-    withCheck: (check, signal) => limiter.run(() => check(passwordMatches), signal),
+    withCheck: (check, signal) => limiter.admit((slot) => check((passwordHash, password) => slot(() => passwordMatches(passwordHash, password))), signal),
   };
 }
 

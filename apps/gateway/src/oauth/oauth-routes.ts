@@ -9,6 +9,7 @@ import type { Upstreams } from "../upstreams.js";
 import { readFormBody } from "../http/read-body.js";
 import { AuthErrorKey } from "@signage/auth";
 import { errorBodyFor, HttpError, retryAfterOf } from "../http/error-body.js";
+import { clientGoneSignal } from "../http/client-gone-signal.js";
 
 const FORM_LIMIT = 16 * 1024;
 
@@ -48,7 +49,8 @@ export function mountOAuthRoutes(router: Router, upstreams: Upstreams, callTimeo
       const form = await readFormBody(ctx, FORM_LIMIT);
       const basic = basicCredentials(ctx.get("authorization"));
       const opt = (name: string) => form.get(name) ?? undefined;
-      const res = await transport.unary(AuthService.method.issueToken, undefined, callTimeoutMs, undefined, {
+      // A client gone while its login waits for a password check leaves core's queue.
+      const res = await transport.unary(AuthService.method.issueToken, clientGoneSignal(ctx), callTimeoutMs, undefined, {
         grantType: form.get("grant_type") ?? "",
         username: opt("username"),
         password: opt("password"),

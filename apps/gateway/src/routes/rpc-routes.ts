@@ -13,6 +13,7 @@ import { isHttpBodyShaped } from "../transcode/http-body.js";
 import { setStoredContentHeaders } from "../http/stored-content-headers.js";
 import { forwardHeaders } from "../http/forward-headers.js";
 import { DEFAULT_STREAMING_OPTIONS, mountStreamingRoute, type StreamingOptions } from "../streaming/index.js";
+import { clientGoneSignal } from "../http/client-gone-signal.js";
 
 export interface RpcRouteOptions {
   maxJsonBodyBytes: number;
@@ -21,14 +22,6 @@ export interface RpcRouteOptions {
   /** Streamed bodies of client/server-streaming RPCs (apps/gateway/src/streaming). */
   streaming?: StreamingOptions;
   callTimeoutMs: number;
-}
-
-function abortSignalOf(ctx: Context): AbortSignal {
-  const controller = new AbortController();
-  ctx.req.once("close", () => {
-    if (!ctx.res.writableEnded) controller.abort();
-  });
-  return controller.signal;
 }
 
 async function readBody(ctx: Context, route: RestRoute, options: RpcRouteOptions): Promise<unknown> {
@@ -53,7 +46,7 @@ export function mountRpcRoutes(router: Router, routes: RestRoute[], upstreams: U
       const request = buildRequest(route, { params: ctx.params, query: ctx.query as QueryValues, body });
       const response = await transport.unary(
         route.method as never,
-        abortSignalOf(ctx),
+        clientGoneSignal(ctx),
         options.callTimeoutMs,
         forwardHeaders(ctx),
         request as never,
