@@ -55,9 +55,9 @@ export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthServ
         case "password": {
           const { username, password } = req;
           if (!username || !password) throw serviceError(Code.InvalidArgument, "oauth.error.invalid_request", "username and password are required");
-          // A check slot first (a busy refusal counts nothing), then the guess is counted per
-          // username, known or not, before the password is looked at (attempt-throttle.ts): a
-          // locked one, or one past the limit, is refused unchecked.
+          // Admitted for a password check first (a busy refusal counts nothing), then the guess
+          // is counted per username, known or not, before the password is looked at
+          // (attempt-throttle.ts): a locked one, or one past the limit, is refused unchecked.
           const { attempt, row, matches } = await deps.passwords.login.withCheck(async (passwordMatches) => {
             const attempt = await deps.attempts.password.reserve(knex, await deps.attempts.passwordSubject(knex, username), AuthErrorKey.tooManyAttempts);
             const row: UserRow | undefined = await userView(knex, { kind: "global" }).whereRaw("lower(u.email) = lower(?)", [username]).first();
