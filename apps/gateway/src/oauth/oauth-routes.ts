@@ -9,7 +9,7 @@ import type { Upstreams } from "../upstreams.js";
 import { readFormBody } from "../http/read-body.js";
 import { AuthErrorKey } from "@signage/auth";
 import { errorBodyFor, HttpError, retryAfterOf } from "../http/error-body.js";
-import { clientGoneSignal } from "../http/client-gone-signal.js";
+import { responseAbortSignal } from "../http/response-abort-signal.js";
 
 const FORM_LIMIT = 16 * 1024;
 
@@ -50,7 +50,7 @@ export function mountOAuthRoutes(router: Router, upstreams: Upstreams, callTimeo
       const basic = basicCredentials(ctx.get("authorization"));
       const opt = (name: string) => form.get(name) ?? undefined;
       // A client gone while its login waits for a password check leaves core's queue.
-      const res = await transport.unary(AuthService.method.issueToken, clientGoneSignal(ctx), callTimeoutMs, undefined, {
+      const res = await transport.unary(AuthService.method.issueToken, responseAbortSignal(ctx), callTimeoutMs, undefined, {
         grantType: form.get("grant_type") ?? "",
         username: opt("username"),
         password: opt("password"),

@@ -13,7 +13,7 @@ import { isHttpBodyShaped } from "../transcode/http-body.js";
 import { setStoredContentHeaders } from "../http/stored-content-headers.js";
 import { forwardHeaders } from "../http/forward-headers.js";
 import { DEFAULT_STREAMING_OPTIONS, mountStreamingRoute, type StreamingOptions } from "../streaming/index.js";
-import { clientGoneSignal } from "../http/client-gone-signal.js";
+import { responseAbortSignal } from "../http/response-abort-signal.js";
 
 export interface RpcRouteOptions {
   maxJsonBodyBytes: number;
@@ -46,7 +46,7 @@ export function mountRpcRoutes(router: Router, routes: RestRoute[], upstreams: U
       const request = buildRequest(route, { params: ctx.params, query: ctx.query as QueryValues, body });
       const response = await transport.unary(
         route.method as never,
-        clientGoneSignal(ctx),
+        responseAbortSignal(ctx),
         options.callTimeoutMs,
         forwardHeaders(ctx),
         request as never,

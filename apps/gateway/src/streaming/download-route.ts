@@ -12,7 +12,7 @@ import type { RestRoute } from "../routes/route-table.js";
 import { buildRequest, type QueryValues } from "../transcode/request-builder.js";
 import { forwardHeaders } from "../http/forward-headers.js";
 import { setStoredContentHeaders } from "../http/stored-content-headers.js";
-import { responseAbortSignal } from "./call-signal.js";
+import { responseAbortSignal } from "../http/response-abort-signal.js";
 
 interface StreamedPart {
   kind: { case: "head"; value: { filename: string; contentType: string; size?: bigint; status: number; headers: Record<string, string> } } | { case: "chunk"; value: Uint8Array } | { case: undefined };

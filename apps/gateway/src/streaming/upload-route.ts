@@ -9,7 +9,7 @@ import { buildRequest, type QueryValues } from "../transcode/request-builder.js"
 import { renderResponse } from "../transcode/response-renderer.js";
 import { forwardHeaders } from "../http/forward-headers.js";
 import { bodyParts } from "./body-parts.js";
-import { responseAbortSignal } from "./call-signal.js";
+import { responseAbortSignal } from "../http/response-abort-signal.js";
 import type { StreamingOptions } from "./streaming-options.js";
 
 export function uploadHandler(route: RestRoute, transport: Transport, options: StreamingOptions) {
