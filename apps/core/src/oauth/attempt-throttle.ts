@@ -56,9 +56,9 @@ export interface AuthAttempts {
   passwordSubject(db: Knex | Knex.Transaction, username: string): Promise<string>;
 }
 
-export const DEFAULT_MAX_PASSWORD_FAILURES = 10;
-export const DEFAULT_MAX_TOTP_FAILURES = 5;
-export const DEFAULT_LOCKOUT_SECONDS = 900;
+const DEFAULT_MAX_PASSWORD_FAILURES = 10;
+const DEFAULT_MAX_TOTP_FAILURES = 5;
+const DEFAULT_LOCKOUT_SECONDS = 900;
 
 /** `AUTH_MAX_PASSWORD_FAILURES` (0..100, default 10), `AUTH_MAX_TOTP_FAILURES` (0..100, default 5), `AUTH_LOCKOUT_SECONDS` (1..86400, default 900). */
 export function attemptPoliciesFromEnv(env: Record<string, string | undefined>): { password: ThrottlePolicy; totp: ThrottlePolicy } {
@@ -149,7 +149,7 @@ export function attemptThrottle(policy: ThrottlePolicy): AttemptThrottle {
   };
 }
 
-export const ATTEMPT_PRUNE_BATCH = 10_000;
+const ATTEMPT_PRUNE_BATCH = 10_000;
 
 /** Deletes the rows whose window and lock have both passed, in batches; returns how many. */
 export async function pruneAuthAttempts(knex: Knex, lockoutSeconds: number, batchSize = ATTEMPT_PRUNE_BATCH): Promise<number> {

@@ -52,7 +52,7 @@ let dummyHash: Promise<string> | undefined;
  * user) a dummy hash is verified all the same, so the answer takes as long as a wrong password
  * and its timing does not tell which accounts exist.
  */
-export async function passwordMatches(passwordHash: string | null | undefined, password: string): Promise<boolean> {
+async function passwordMatches(passwordHash: string | null | undefined, password: string): Promise<boolean> {
   if (!passwordHash) {
     dummyHash ??= hash(randomBytes(24).toString("base64url"));
     await verify(await dummyHash, password).catch(() => false);
