@@ -19,7 +19,7 @@ const { startEmbeddedPostgres } = await import("@signage/db");
 const { createInProcessBus, createJetStreamBus } = await import("@signage/events");
 const { clientTracingInterceptor, createInMemoryTransport, createLogger, installGracefulShutdown } = await import("@signage/platform");
 const { createLatePeers, loadProcessKeys, startModule } = await import("@signage/runtime");
-const { createGateway, parseCorsOrigins, upstreamsByPackage } = await import("@signage/gateway");
+const { createGateway, parseCorsOrigins, trustedProxiesFrom, upstreamsByPackage } = await import("@signage/gateway");
 const { allFiles } = await import("@signage/contracts");
 const { allModules } = await import("./modules.js");
 const logger = createLogger({ name: "signage", level: (env.LOG_LEVEL as "info") || "info" });
@@ -42,7 +42,7 @@ const clientInterceptors = [clientTracingInterceptor(tracer)];
 late.bind(Object.fromEntries(running.map((m) => [m.name, createInMemoryTransport(m.service.routes, { interceptors: m.service.interceptors, clientInterceptors })])));
 for (const m of running) await m.instance.start?.();
 
-const gateway = createGateway({ files: allFiles, upstreams: upstreamsByPackage(transports), logger, corsOrigins: parseCorsOrigins(env.GATEWAY_CORS_ORIGINS) });
+const gateway = createGateway({ files: allFiles, upstreams: upstreamsByPackage(transports), logger, corsOrigins: parseCorsOrigins(env.GATEWAY_CORS_ORIGINS), trustedProxies: trustedProxiesFrom(env) });
 const server = gateway.app.listen(port, host);
 await new Promise<void>((ok, fail) => server.once("listening", ok).once("error", fail));
 

@@ -79,8 +79,8 @@ export const coreModule: ServiceModule = {
         const run = refreshTokenPruneRound(ctx.knex, { retentionDays: refreshTokenRetentionDays, signal: abort.signal }, ctx.logger);
         refreshTokenPrune = { abort, job: schedulePeriodicJob({ name: "refresh token prune", intervalMs: REFRESH_TOKEN_PRUNE_INTERVAL_MS, firstRoundAfterMs: REFRESH_TOKEN_PRUNE_FIRST_ROUND_MS, logger: ctx.logger, run }) };
         // Failed-attempt rows whose window and lock have passed (oauth/attempt-throttle.ts), on the same schedule.
-        // One AUTH_LOCKOUT_SECONDS for both policies.
-        const lockoutSeconds = attemptPolicies.password.lockoutSeconds;
+        // One AUTH_LOCKOUT_SECONDS for every policy.
+        const lockoutSeconds = attemptPolicies.totp.lockoutSeconds;
         attemptPrune = schedulePeriodicJob({
           name: "auth attempt prune",
           intervalMs: REFRESH_TOKEN_PRUNE_INTERVAL_MS,

@@ -4,18 +4,24 @@
 // stop brute force attacks ... The validation server manages individual counters per HOTP device
 // in order to take note of any failed attempt", and NIST SP 800-63B 5.2.2: "the verifier SHALL
 // limit consecutive failed authentication attempts on a single subscriber account to no more than
-// 100". Here the limits are 3 (AUTH_MAX_PASSWORD_FAILURES, AUTH_MAX_TOTP_FAILURES); a locked
-// account answers 429 `auth.error.tooManyAttempts` with Retry-After, before its secret is checked,
-// and of a burst of parallel guesses no more than the limit are checked.
+// 100". Here the limits are 3 (AUTH_MAX_PASSWORD_FAILURES per username and client address,
+// AUTH_MAX_TOTP_FAILURES) and 5 (AUTH_MAX_ACCOUNT_PASSWORD_FAILURES, per username over all
+// addresses); a locked account answers 429 `auth.error.tooManyAttempts` with Retry-After, before
+// its secret is checked, and of a burst of parallel guesses no more than the limit are checked.
+// The gateway trusts one proxy (GATEWAY_TRUSTED_PROXIES=1): X-Forwarded-For's last entry is the
+// client's address; requests without it come from 127.0.0.1.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { currentTotpCode } from "@signage/auth";
 import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TenantUser, type TestPlatform } from "@signage/testing";
 import { coreKeepingKeys } from "./core-keeping-keys.js";
 import { attemptPoliciesFromEnv, attemptSubjectKeyFrom, attemptThrottle, authAttempts, pruneAuthAttempts, totpSubject } from "../src/oauth/attempt-throttle.js";
+import { addressGroup } from "../src/oauth/client-address.js";
 import { errorBody } from "./error-body.js";
 
 const LOCKED = "auth.error.tooManyAttempts";
 const LIMIT = 3;
+const ACCOUNT_LIMIT = 5;
+const LOCAL = "127.0.0.1";
 
 // Core as it runs, with its signing keys kept: password subjects are keyed with a key derived from them.
 const core = coreKeepingKeys();
@@ -28,7 +34,7 @@ beforeAll(async () => {
   platform = await startPlatform({
     modules: [core.module],
     prefix: "core_attempt_throttle_test",
-    env: { AUTH_MAX_PASSWORD_FAILURES: String(LIMIT), AUTH_MAX_TOTP_FAILURES: String(LIMIT) },
+    env: { AUTH_MAX_PASSWORD_FAILURES: String(LIMIT), AUTH_MAX_ACCOUNT_PASSWORD_FAILURES: String(ACCOUNT_LIMIT), AUTH_MAX_TOTP_FAILURES: String(LIMIT), GATEWAY_TRUSTED_PROXIES: "1" },
   });
   admin = await platform.http.login(TEST_ADMIN.email, TEST_ADMIN.password);
   customerId = (await createCustomer(platform.http, admin)).id;
@@ -36,11 +42,18 @@ beforeAll(async () => {
 afterAll(() => platform?.close());
 
 const knex = () => platform.knexOf("core");
-/** The auth_attempt subject of a username's password count, as core computes it. */
-const passwordSubject = (username: string) => authAttempts(attemptPoliciesFromEnv({}), attemptSubjectKeyFrom(core.keys().privateKeyPem)).passwordSubject(knex(), username);
+/** The auth_attempt subjects of a username's password counts (all addresses, and from `address`), as core computes them. */
+const passwordSubjects = (username: string, address = LOCAL) =>
+  authAttempts(attemptPoliciesFromEnv({}), attemptSubjectKeyFrom(core.keys().privateKeyPem)).password.subjects(knex(), username, addressGroup(address));
+/** The username's password count rows, from any address. */
+const passwordRows = async (username: string) => {
+  const { account } = await passwordSubjects(username);
+  return knex()("auth_attempt").where({ subject: account }).orWhereRaw("left(subject, ?) = ?", [account.length + 1, `${account}@`]);
+};
 const newUser = () => createUser(platform.http, admin, customerId, "EDITOR");
-const passwordGrant = (username: string, password: string, totp?: string) =>
-  platform.http.post("/oauth/token", { body: new URLSearchParams({ grant_type: "password", username, password, ...(totp ? { totp } : {}) }) });
+/** A password login; `forwardedFor` is the X-Forwarded-For header the trusted proxy would send. */
+const passwordGrant = (username: string, password: string, totp?: string, forwardedFor?: string) =>
+  platform.http.post("/oauth/token", { body: new URLSearchParams({ grant_type: "password", username, password, ...(totp ? { totp } : {}) }), headers: forwardedFor ? { "x-forwarded-for": forwardedFor } : {} });
 
 function expectLocked(res: { status: number; headers: Headers; body: any; text: string }, what: string) {
   expect(res.status, `${what}: ${res.text}`).toBe(429);
@@ -74,10 +87,10 @@ describe("password guesses, counted per username", () => {
     // The lock holds new password logins off; the user's token keeps working.
     expect((await platform.http.get("/api/v2/user/me", { token: user.token })).status).toBe(200);
 
-    await timePasses(await passwordSubject(user.email));
+    await timePasses((await passwordSubjects(user.email)).address);
     expect((await passwordGrant(user.email, user.password)).status).toBe(200);
-    // The success cleared the count.
-    expect(await knex()("auth_attempt").where({ subject: await passwordSubject(user.email) }).first()).toBeUndefined();
+    // The success cleared the counts.
+    expect(await passwordRows(user.email)).toEqual([]);
   });
 
   it("a variant of the username that finds the same account (any case, also U+0130 'İ', which PostgreSQL lowers to 'i') counts with it", async () => {
@@ -102,7 +115,7 @@ describe("password guesses, counted per username", () => {
   it("failures count within AUTH_LOCKOUT_SECONDS of the window's first one: after it, counting starts over", async () => {
     const user = await newUser();
     for (let i = 0; i < LIMIT - 1; i++) expectWrongPassword(await passwordGrant(user.email, "wrong-password"), `wrong #${i + 1}`);
-    await knex()("auth_attempt").where({ subject: await passwordSubject(user.email) }).update({ window_started_at: knex().raw("now() - interval '901 seconds'") });
+    await knex()("auth_attempt").where({ subject: (await passwordSubjects(user.email)).address }).update({ window_started_at: knex().raw("now() - interval '901 seconds'") });
     expectWrongPassword(await passwordGrant(user.email, "wrong-password"), "first wrong of a new window");
     expect((await passwordGrant(user.email, user.password)).status).toBe(200);
   });
@@ -152,6 +165,53 @@ describe("password guesses, counted per username", () => {
   });
 });
 
+describe("password guesses from several client addresses", () => {
+  it("the limit's guesses from one client address lock that address only: the account's owner still logs in from another, and the lock stays on the guessing address", async () => {
+    const user = await newUser();
+    const guesser = "203.0.113.7";
+    for (let i = 0; i < LIMIT; i++) expectWrongPassword(await passwordGrant(user.email, "wrong-password", undefined, guesser), `guess #${i + 1}`);
+    // Refused at its address, a guess is not counted for the account either: the guesser cannot lock the owner out this way.
+    for (let i = 0; i < ACCOUNT_LIMIT; i++) expectLocked(await passwordGrant(user.email, user.password, undefined, guesser), `the guessing address, locked, #${i + 1}`);
+    expect((await passwordGrant(user.email, user.password)).status, "the owner, from its own address").toBe(200);
+    expectLocked(await passwordGrant(user.email, user.password, undefined, guesser), "the guessing address after the owner's login");
+  });
+
+  it("guesses spread over addresses lock the account for every address at AUTH_MAX_ACCOUNT_PASSWORD_FAILURES; guesses refused by that lock do not count for their address", async () => {
+    const user = await newUser();
+    for (let i = 0; i < LIMIT; i++) expectWrongPassword(await passwordGrant(user.email, "wrong-password", undefined, "198.51.100.1"), `first address, guess #${i + 1}`);
+    for (let i = LIMIT; i < ACCOUNT_LIMIT; i++) expectWrongPassword(await passwordGrant(user.email, "wrong-password", undefined, "198.51.100.2"), `second address, guess #${i + 1}`);
+    const third = "198.51.100.3";
+    for (let i = 0; i < LIMIT; i++) expectLocked(await passwordGrant(user.email, user.password, undefined, third), `a third address while the account is locked, #${i + 1}`);
+    expectLocked(await passwordGrant(user.email, user.password), "the owner's address");
+
+    await timePasses((await passwordSubjects(user.email)).account);
+    // The third address's refused attempts were taken back: its own count starts from nothing.
+    for (let i = 0; i < LIMIT - 1; i++) expectWrongPassword(await passwordGrant(user.email, "wrong-password", undefined, third), `third address after the lock, wrong #${i + 1}`);
+    expect((await passwordGrant(user.email, user.password, undefined, third)).status).toBe(200);
+  });
+
+  it("IPv6 addresses count by their /64: one client does not get a count per address of its block", async () => {
+    const user = await newUser();
+    for (let i = 0; i < LIMIT; i++) expectWrongPassword(await passwordGrant(user.email, "wrong-password", undefined, `2001:db8:1:2::${i + 10}`), `guess #${i + 1}`);
+    expectLocked(await passwordGrant(user.email, user.password, undefined, "2001:db8:1:2:ffff::1"), "another address of the same /64");
+    expect((await passwordGrant(user.email, user.password, undefined, "2001:db8:1:3::1")).status, "an address of another /64").toBe(200);
+  });
+
+  it("a client cannot choose its address: X-Forwarded-For entries left of the trusted proxy's, and an x-client-address header of its own, are ignored", async () => {
+    const user = await newUser();
+    const viaProxy = (i: number) => `192.0.2.${i}, 203.0.113.20`;
+    for (let i = 0; i < LIMIT; i++) expectWrongPassword(await passwordGrant(user.email, "wrong-password", undefined, viaProxy(i)), `guess #${i + 1}`);
+    expectLocked(await passwordGrant(user.email, user.password, undefined, viaProxy(99)), "a new left-hand entry");
+
+    // (Another user: the account's own count would lock it first.)
+    const other = await newUser();
+    const spoofing = (i: number) =>
+      platform.http.post("/oauth/token", { body: new URLSearchParams({ grant_type: "password", username: other.email, password: "wrong-password" }), headers: { "x-client-address": `192.0.2.${i}` } });
+    for (let i = 0; i < LIMIT; i++) expectWrongPassword(await spoofing(i), `spoofed guess #${i + 1}`);
+    expectLocked(await spoofing(99), "a new x-client-address");
+  });
+});
+
 describe("TOTP guesses, counted per user", () => {
   async function withTwoFactor(user: TenantUser): Promise<string> {
     const start = await platform.http.post("/api/user/2fa", { token: user.token, query: { enable: true } });
@@ -182,7 +242,7 @@ describe("TOTP guesses, counted per user", () => {
     expectLocked(lockedLogin, "login with the right code while locked");
     expect(lockedLogin.body.error).toBe("too_many_attempts");
     // The password was right every time: no password failures were counted.
-    expect(await knex()("auth_attempt").where({ subject: await passwordSubject(user.email) }).first()).toBeUndefined();
+    expect(await passwordRows(user.email)).toEqual([]);
 
     const userId = (await knex()("app_user").where({ email: user.email }).first()).id;
     await timePasses(totpSubject(userId));
@@ -198,10 +258,11 @@ describe("TOTP guesses, counted per user", () => {
 });
 
 describe("settings and housekeeping", () => {
-  it("AUTH_MAX_PASSWORD_FAILURES, AUTH_MAX_TOTP_FAILURES and AUTH_LOCKOUT_SECONDS: defaults 10, 5 and 900; anything but a whole number in range stops start-up", () => {
-    expect(attemptPoliciesFromEnv({})).toEqual({ password: { maxFailures: 10, lockoutSeconds: 900 }, totp: { maxFailures: 5, lockoutSeconds: 900 } });
-    expect(attemptPoliciesFromEnv({ AUTH_MAX_PASSWORD_FAILURES: "0", AUTH_LOCKOUT_SECONDS: "60" }).password).toEqual({ maxFailures: 0, lockoutSeconds: 60 });
-    for (const [name, value] of [["AUTH_MAX_PASSWORD_FAILURES", "101"], ["AUTH_MAX_TOTP_FAILURES", "1.5"], ["AUTH_LOCKOUT_SECONDS", "0"], ["AUTH_LOCKOUT_SECONDS", "1e3"]]) {
+  it("AUTH_MAX_PASSWORD_FAILURES, AUTH_MAX_ACCOUNT_PASSWORD_FAILURES, AUTH_MAX_TOTP_FAILURES and AUTH_LOCKOUT_SECONDS: defaults 10, 100, 5 and 900; anything but a whole number in range stops start-up", () => {
+    const policy = (maxFailures: number, lockoutSeconds = 900) => ({ maxFailures, lockoutSeconds });
+    expect(attemptPoliciesFromEnv({})).toEqual({ password: { address: policy(10), account: policy(100) }, totp: policy(5) });
+    expect(attemptPoliciesFromEnv({ AUTH_MAX_PASSWORD_FAILURES: "0", AUTH_MAX_ACCOUNT_PASSWORD_FAILURES: "1000", AUTH_LOCKOUT_SECONDS: "60" }).password).toEqual({ address: policy(0, 60), account: policy(1000, 60) });
+    for (const [name, value] of [["AUTH_MAX_PASSWORD_FAILURES", "101"], ["AUTH_MAX_ACCOUNT_PASSWORD_FAILURES", "1001"], ["AUTH_MAX_TOTP_FAILURES", "1.5"], ["AUTH_LOCKOUT_SECONDS", "0"], ["AUTH_LOCKOUT_SECONDS", "1e3"]]) {
       expect(() => attemptPoliciesFromEnv({ [name]: value }), `${name}=${value}`).toThrow(name);
     }
   });

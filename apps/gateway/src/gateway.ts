@@ -17,6 +17,7 @@ import type { Upstreams } from "./upstreams.js";
 import type { Log } from "./log.js";
 import { tracingMiddleware } from "./http/tracing-middleware.js";
 import { corsMiddleware } from "./http/cors.js";
+import { proxySettings } from "./http/client-address.js";
 import { trace } from "@opentelemetry/api";
 import { DEFAULT_STREAMING_OPTIONS, type StreamingOptions } from "./streaming/index.js";
 
@@ -32,6 +33,8 @@ export interface GatewayOptions {
   streaming?: Partial<StreamingOptions>;
   /** Browser origins allowed to call the API (GATEWAY_CORS_ORIGINS); none by default. */
   corsOrigins?: readonly string[];
+  /** Proxies in front whose X-Forwarded-For entries name the client (GATEWAY_TRUSTED_PROXIES, http/client-address.ts); none by default. */
+  trustedProxies?: number;
 }
 
 export interface Gateway {
@@ -47,7 +50,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const streaming = { ...DEFAULT_STREAMING_OPTIONS, ...options.streaming };
   const unbuilt = unbuiltOperations(routes);
   const openapi = generateOpenApi(routes, {}, unbuilt);
-  const app = new Koa({ proxy: true });
+  const app = new Koa(proxySettings(options.trustedProxies ?? 0));
   const router = new Router();
 
   // What Koa reports outside the middleware chain (a response stream that failed, a

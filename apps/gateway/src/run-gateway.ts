@@ -6,6 +6,7 @@ import { allFiles } from "@signage/contracts";
 import { clientTracingInterceptor, createLogger, createServiceTransport, installGracefulShutdown, loadConfig, logLevelSchema, type Telemetry } from "@signage/platform";
 import { createGateway } from "./gateway.js";
 import { parseCorsOrigins } from "./http/cors.js";
+import { trustedProxiesFrom } from "./http/client-address.js";
 import { upstreamsByPackage } from "./upstreams.js";
 
 export function runGateway(env: Record<string, string | undefined>, telemetry: Telemetry): void {
@@ -35,7 +36,7 @@ export function runGateway(env: Record<string, string | undefined>, telemetry: T
     reporting: transport(config.REPORTING_URL),
     licensing: transport(config.LICENSING_URL),
   });
-  const { app } = createGateway({ files: allFiles, upstreams, logger, corsOrigins: parseCorsOrigins(config.GATEWAY_CORS_ORIGINS) });
+  const { app } = createGateway({ files: allFiles, upstreams, logger, corsOrigins: parseCorsOrigins(config.GATEWAY_CORS_ORIGINS), trustedProxies: trustedProxiesFrom(env) });
   const server = app.listen(config.GATEWAY_PORT, config.GATEWAY_HOST, () => {
     logger.info({ url: `http://${config.GATEWAY_HOST}:${config.GATEWAY_PORT}` }, "gateway listening");
   });

@@ -3,6 +3,7 @@ export type { Caller, CallerKind } from "./caller.js";
 
 export { serviceError, readErrorDetail, type ErrorInfo } from "./errors/service-error.js";
 export { AuthErrorKey } from "./errors/auth-error-keys.js";
+export { CLIENT_ADDRESS_HEADER } from "./throttle/client-address-header.js";
 
 export {
   generateSigningKeys,

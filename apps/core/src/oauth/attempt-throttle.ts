@@ -11,12 +11,16 @@
 // replica, gets at most `maxFailures` of them checked; the rest, and every attempt while locked,
 // are refused (429, Retry-After) unchecked: a right guess answers like a wrong one and costs no
 // argon2 verification. A success clears the count; an operator's password or 2FA reset clears it
-// with the lock. The lock is per account, not per client address, so anyone knowing a username
-// can hold its password login off for `lockoutSeconds` at a time; logins already made keep refreshing.
+// with the lock.
+//
+// Passwords are counted twice: per username and client address (AUTH_MAX_PASSWORD_FAILURES), so
+// someone guessing from one address locks that address out, not the account's owner elsewhere;
+// and per username over all addresses (AUTH_MAX_ACCOUNT_PASSWORD_FAILURES, NIST's 100), which
+// bounds guessing spread over many addresses by locking the account for everyone.
 import { createHmac, hkdfSync } from "node:crypto";
 import { Code } from "@connectrpc/connect";
 import type { Knex } from "knex";
-import { serviceError } from "@signage/auth";
+import { AuthErrorKey, serviceError } from "@signage/auth";
 import { wholeNumberSetting } from "../whole-number-setting.js";
 
 export interface ThrottlePolicy {
@@ -42,31 +46,71 @@ export interface AttemptThrottle {
   succeed(db: Knex | Knex.Transaction, attempt: Attempt): Promise<void>;
   /** An operator reset the secret: the count and any lock go. */
   clear(db: Knex | Knex.Transaction, subject: string): Promise<void>;
+  /** The attempt was refused before its secret was checked (another count locked): it does not count. */
+  release(db: Knex | Knex.Transaction, attempt: Attempt): Promise<void>;
 }
 
-/** Both throttles, and the password count's subject for a username. */
-export interface AuthAttempts {
-  password: AttemptThrottle;
-  totp: AttemptThrottle;
+/** One password guess, counted for its username and client address and for its username alone. */
+export interface PasswordGuess {
+  readonly address: Attempt;
+  readonly account: Attempt;
+}
+
+export interface PasswordThrottle {
+  readonly policies: PasswordPolicies;
   /**
-   * Normalised as the user lookup is (PostgreSQL lower(): JavaScript's toLowerCase differs, e.g. on
-   * U+0130, and a variant would open a new count), keyed (the table does not tell which emails are
-   * being guessed). Unknown usernames get one too: a lock must not tell whether an account exists.
+   * Counts a guess at `username`'s password from `clientAddress` (clientAddressOf) before it is
+   * checked: first for the address (guesses refused there do not count for the account), then for
+   * the account (a refusal there takes the address's count back). 429 while either is locked.
    */
-  passwordSubject(db: Knex | Knex.Transaction, username: string): Promise<string>;
+  reserve(db: Knex | Knex.Transaction, username: string, clientAddress: string): Promise<PasswordGuess>;
+  /** A wrong password: `lockedNow` names the lock it started, if any ("account" wins). */
+  fail(db: Knex | Knex.Transaction, guess: PasswordGuess): Promise<{ lockedNow?: "address" | "account" }>;
+  /** The right password: both counts start over. */
+  succeed(db: Knex | Knex.Transaction, guess: PasswordGuess): Promise<void>;
+  /** An operator reset the password: the username's counts and locks, from every address, go. */
+  clear(db: Knex | Knex.Transaction, username: string): Promise<void>;
+  /**
+   * The auth_attempt subjects of a username, and of it from an address. The username is normalised
+   * as the user lookup does it (PostgreSQL lower(): JavaScript's toLowerCase differs, e.g. on
+   * U+0130, and a variant would open a new count) and keyed, as is the address (the table tells
+   * neither which emails are being guessed nor from where). Unknown usernames get them too: a lock
+   * must not tell whether an account exists.
+   */
+  subjects(db: Knex | Knex.Transaction, username: string, clientAddress?: string): Promise<{ account: string; address: string }>;
+}
+
+export interface PasswordPolicies {
+  /** Per username and client address (AUTH_MAX_PASSWORD_FAILURES). */
+  address: ThrottlePolicy;
+  /** Per username over all addresses (AUTH_MAX_ACCOUNT_PASSWORD_FAILURES). */
+  account: ThrottlePolicy;
+}
+
+/** Both throttles. */
+export interface AuthAttempts {
+  password: PasswordThrottle;
+  totp: AttemptThrottle;
 }
 
 const DEFAULT_MAX_PASSWORD_FAILURES = 10;
+const DEFAULT_MAX_ACCOUNT_PASSWORD_FAILURES = 100;
 const DEFAULT_MAX_TOTP_FAILURES = 5;
 const DEFAULT_LOCKOUT_SECONDS = 900;
 
-/** `AUTH_MAX_PASSWORD_FAILURES` (0..100, default 10), `AUTH_MAX_TOTP_FAILURES` (0..100, default 5), `AUTH_LOCKOUT_SECONDS` (1..86400, default 900). */
-export function attemptPoliciesFromEnv(env: Record<string, string | undefined>): { password: ThrottlePolicy; totp: ThrottlePolicy } {
+/**
+ * `AUTH_MAX_PASSWORD_FAILURES` (0..100, default 10), `AUTH_MAX_ACCOUNT_PASSWORD_FAILURES` (0..1000,
+ * default 100), `AUTH_MAX_TOTP_FAILURES` (0..100, default 5), `AUTH_LOCKOUT_SECONDS` (1..86400, default 900).
+ */
+export function attemptPoliciesFromEnv(env: Record<string, string | undefined>): { password: PasswordPolicies; totp: ThrottlePolicy } {
   const lockoutSeconds = wholeNumberSetting(env, "AUTH_LOCKOUT_SECONDS", { fallback: DEFAULT_LOCKOUT_SECONDS, min: 1, max: 86_400, unit: "seconds" });
-  const failures = (name: string, fallback: number) => wholeNumberSetting(env, name, { fallback, min: 0, max: 100, unit: "failed attempts" });
+  const failures = (name: string, fallback: number, max = 100) => ({ maxFailures: wholeNumberSetting(env, name, { fallback, min: 0, max, unit: "failed attempts" }), lockoutSeconds });
   return {
-    password: { maxFailures: failures("AUTH_MAX_PASSWORD_FAILURES", DEFAULT_MAX_PASSWORD_FAILURES), lockoutSeconds },
-    totp: { maxFailures: failures("AUTH_MAX_TOTP_FAILURES", DEFAULT_MAX_TOTP_FAILURES), lockoutSeconds },
+    password: {
+      address: failures("AUTH_MAX_PASSWORD_FAILURES", DEFAULT_MAX_PASSWORD_FAILURES),
+      account: failures("AUTH_MAX_ACCOUNT_PASSWORD_FAILURES", DEFAULT_MAX_ACCOUNT_PASSWORD_FAILURES, 1000),
+    },
+    totp: failures("AUTH_MAX_TOTP_FAILURES", DEFAULT_MAX_TOTP_FAILURES),
   };
 }
 
@@ -75,13 +119,44 @@ export function attemptSubjectKeyFrom(privateKeyPem: string): Uint8Array {
   return new Uint8Array(hkdfSync("sha256", privateKeyPem, "signage auth attempt subject", "v1", 32));
 }
 
-export function authAttempts(policies: { password: ThrottlePolicy; totp: ThrottlePolicy }, subjectKey: Uint8Array): AuthAttempts {
+export function authAttempts(policies: { password: PasswordPolicies; totp: ThrottlePolicy }, subjectKey: Uint8Array): AuthAttempts {
+  return { password: passwordThrottle(policies.password, subjectKey), totp: attemptThrottle(policies.totp) };
+}
+
+function passwordThrottle(policies: PasswordPolicies, subjectKey: Uint8Array): PasswordThrottle {
+  const address = attemptThrottle(policies.address);
+  const account = attemptThrottle(policies.account);
+  const keyed = (value: string) => createHmac("sha256", subjectKey).update(value).digest("hex");
+  // An address's subject extends its account's: a reset finds them all by that prefix.
+  const subjects = async (db: Knex | Knex.Transaction, username: string, clientAddress = "") => {
+    const { rows } = await db.raw("SELECT lower(?) AS name", [username]);
+    const accountSubject = `password:${keyed(rows[0].name as string)}`;
+    return { account: accountSubject, address: `${accountSubject}@${keyed(clientAddress)}` };
+  };
   return {
-    password: attemptThrottle(policies.password),
-    totp: attemptThrottle(policies.totp),
-    async passwordSubject(db, username) {
-      const { rows } = await db.raw("SELECT lower(?) AS name", [username]);
-      return `password:${createHmac("sha256", subjectKey).update(rows[0].name as string).digest("hex")}`;
+    policies,
+    subjects,
+    async reserve(db, username, clientAddress) {
+      const names = await subjects(db, username, clientAddress);
+      const fromAddress = await address.reserve(db, names.address, AuthErrorKey.tooManyAttempts);
+      try {
+        return { address: fromAddress, account: await account.reserve(db, names.account, AuthErrorKey.tooManyAttempts) };
+      } catch (err) {
+        await address.release(db, fromAddress);
+        throw err;
+      }
+    },
+    async fail(db, guess) {
+      const [byAddress, byAccount] = [await address.fail(db, guess.address), await account.fail(db, guess.account)];
+      return { lockedNow: byAccount.lockedNow ? "account" : byAddress.lockedNow ? "address" : undefined };
+    },
+    async succeed(db, guess) {
+      await address.succeed(db, guess.address);
+      await account.succeed(db, guess.account);
+    },
+    async clear(db, username) {
+      const { account: prefix } = await subjects(db, username);
+      await db("auth_attempt").where({ subject: prefix }).orWhereRaw("left(subject, ?) = ?", [prefix.length + 1, `${prefix}@`]).delete();
     },
   };
 }
@@ -106,6 +181,11 @@ RETURNING failures`;
 const LOCK_SQL = `
 UPDATE auth_attempt SET locked_until = now() + make_interval(secs => :lockout)
  WHERE subject = :subject AND (locked_until IS NULL OR locked_until <= now())`;
+
+// Takes a refused attempt's count back (unless a lock started meanwhile: it stands).
+const RELEASE_SQL = `
+UPDATE auth_attempt SET failures = failures - 1
+ WHERE subject = :subject AND failures > 0 AND (locked_until IS NULL OR locked_until <= now())`;
 
 export function attemptThrottle(policy: ThrottlePolicy): AttemptThrottle {
   const off = policy.maxFailures === 0;
@@ -145,6 +225,10 @@ export function attemptThrottle(policy: ThrottlePolicy): AttemptThrottle {
     },
     async clear(db, subject) {
       await db("auth_attempt").where({ subject }).delete();
+    },
+    async release(db, attempt) {
+      if (off) return;
+      await db.raw(RELEASE_SQL, { subject: attempt.subject });
     },
   };
 }

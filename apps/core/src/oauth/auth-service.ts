@@ -10,6 +10,8 @@ import type { UserRow } from "../users/user-row.js";
 import { mustSetUp2fa } from "../users/user-mapper.js";
 import { consumeRefreshToken, issueRefreshToken, revokeRefreshToken } from "./refresh-tokens.js";
 import { useThrottledTotpCode } from "../users/totp-use.js";
+import { clientAddressOf } from "./client-address.js";
+import { logPasswordLock } from "./password-lock-log.js";
 import type { Knex } from "knex";
 import { customerIdOf } from "@signage/runtime";
 
@@ -56,25 +58,26 @@ export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthServ
           const { username, password } = req;
           if (!username || !password) throw serviceError(Code.InvalidArgument, "oauth.error.invalid_request", "username and password are required");
           // Admitted for a password check first (a busy refusal counts nothing), then the guess
-          // is counted per username, known or not, before the password is looked at
-          // (attempt-throttle.ts): a locked one, or one past the limit, is refused unchecked.
-          const { attempt, row, matches } = await deps.passwords.login.withCheck(async (passwordMatches) => {
-            const attempt = await deps.attempts.password.reserve(knex, await deps.attempts.passwordSubject(knex, username), AuthErrorKey.tooManyAttempts);
+          // is counted per username, known or not, and client address before the password is
+          // looked at (attempt-throttle.ts): a locked one, or one past a limit, is refused unchecked.
+          const clientAddress = clientAddressOf(ctx);
+          const { guess, row, matches } = await deps.passwords.login.withCheck(async (passwordMatches) => {
+            const guess = await deps.attempts.password.reserve(knex, username, clientAddress);
             const row: UserRow | undefined = await userView(knex, { kind: "global" }).whereRaw("lower(u.email) = lower(?)", [username]).first();
             // One answer for unknown user and wrong password: no account probing. One argon2
             // verification on every path (a dummy hash when there is no usable one), so the
             // response time does not tell an existing account either.
             const matches = await passwordMatches(row?.username_password_login_enabled ? row.password_hash : null, password);
-            return { attempt, row, matches };
+            return { guess, row, matches };
           }, ctx.signal);
           if (!row || !matches) {
-            const { lockedNow } = await deps.attempts.password.fail(knex, attempt);
+            const { lockedNow } = await deps.attempts.password.fail(knex, guess);
             // Someone guessing: worth an operator's look (an unknown username has no user id).
-            if (lockedNow) deps.logger.warn({ userId: row?.id ?? null, failures: deps.attempts.password.policy.maxFailures }, "password login locked: too many wrong passwords");
+            if (lockedNow) logPasswordLock(deps, lockedNow, row?.id ?? null, clientAddress, "wrong passwords");
             throw invalidGrant("Wrong username or password");
           }
           // The password was right: its count starts over, whatever the checks below answer.
-          await deps.attempts.password.succeed(knex, attempt);
+          await deps.attempts.password.succeed(knex, guess);
           if (!row.oauth_password_flow_enabled) throw serviceError(Code.InvalidArgument, "oauth.error.unauthorized_client", "The password grant is disabled for this user");
           refuseBlockedCustomer(row);
           if (row.use_2fa) {

@@ -16,6 +16,8 @@ import { isUniqueViolation } from "../customers/customer-repository.js";
 import { revokeAllRefreshTokens } from "../oauth/refresh-tokens.js";
 import { useTotpCode } from "./totp-use.js";
 import { totpSubject } from "../oauth/attempt-throttle.js";
+import { clientAddressOf } from "../oauth/client-address.js";
+import { logPasswordLock } from "../oauth/password-lock-log.js";
 import { listUsers } from "./user-list.js";
 import type { UserRow } from "./user-row.js";
 import { currentUserRowKey } from "./current-user-check.js";
@@ -205,7 +207,7 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
         if (Object.keys(columns).length) await trx("app_user").where({ id: target.id }).update(columns);
         if (fields.password !== undefined) await revokeAllRefreshTokens(trx, target.id);
         // A reset is the way out of a lock someone keeps renewing by guessing (attempt-throttle.ts).
-        if (fields.password !== undefined) await deps.attempts.password.clear(trx, await deps.attempts.passwordSubject(trx, target.email));
+        if (fields.password !== undefined) await deps.attempts.password.clear(trx, target.email);
         if (fields.use2fa === false) await deps.attempts.totp.clear(trx, totpSubject(target.id));
       });
       return { user: userToMessage((await findUserById(knex, target.id))!) };
@@ -228,17 +230,17 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
       const me = await self(auth);
       // The old password is a guess like a login's (a stolen access token must not become a
       // password oracle): counted with the account's logins, refused while they are locked.
-      const { attempt, matches } = await deps.passwords.account.withCheck(async (passwordMatches) => {
-        const attempt = await deps.attempts.password.reserve(knex, await deps.attempts.passwordSubject(knex, me.email), AuthErrorKey.tooManyAttempts);
-        return { attempt, matches: await passwordMatches(me.password_hash, req.oldPassword) };
+      const clientAddress = clientAddressOf(ctx);
+      const { guess, matches } = await deps.passwords.account.withCheck(async (passwordMatches) => {
+        const guess = await deps.attempts.password.reserve(knex, me.email, clientAddress);
+        return { guess, matches: await passwordMatches(me.password_hash, req.oldPassword) };
       }, ctx.signal);
       if (!matches) {
-        if ((await deps.attempts.password.fail(knex, attempt)).lockedNow) {
-          deps.logger.warn({ userId: me.id, failures: deps.attempts.password.policy.maxFailures }, "password login locked: too many wrong old passwords (POST /api/user/password)");
-        }
+        const { lockedNow } = await deps.attempts.password.fail(knex, guess);
+        if (lockedNow) logPasswordLock(deps, lockedNow, me.id, clientAddress, "wrong old passwords (POST /api/user/password)");
         throw serviceError(Code.InvalidArgument, "user.error.wrongPassword", "The old password is not correct");
       }
-      await deps.attempts.password.succeed(knex, attempt);
+      await deps.attempts.password.succeed(knex, guess);
       checkPasswordRule(req.newPassword);
       const passwordHash = await deps.passwords.account.hash(req.newPassword, ctx.signal);
       await knex.transaction(async (trx) => {

@@ -10,6 +10,7 @@ import { readFormBody } from "../http/read-body.js";
 import { AuthErrorKey } from "@signage/auth";
 import { errorBodyFor, HttpError, retryAfterOf } from "../http/error-body.js";
 import { responseAbortSignal } from "../http/response-abort-signal.js";
+import { setClientAddress } from "../http/forward-headers.js";
 
 const FORM_LIMIT = 16 * 1024;
 
@@ -50,7 +51,8 @@ export function mountOAuthRoutes(router: Router, upstreams: Upstreams, callTimeo
       const basic = basicCredentials(ctx.get("authorization"));
       const opt = (name: string) => form.get(name) ?? undefined;
       // A client gone while its login waits for a password check leaves core's queue.
-      const res = await transport.unary(AuthService.method.issueToken, responseAbortSignal(ctx), callTimeoutMs, undefined, {
+      // Core counts password guesses per username and client address (attempt-throttle.ts).
+      const res = await transport.unary(AuthService.method.issueToken, responseAbortSignal(ctx), callTimeoutMs, setClientAddress(new Headers(), ctx), {
         grantType: form.get("grant_type") ?? "",
         username: opt("username"),
         password: opt("password"),

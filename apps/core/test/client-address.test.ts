@@ -1,0 +1,27 @@
+// Plain unit: how a client address reported by the gateway is grouped for counting password
+// guesses (oauth/client-address.ts). IPv6 by /64: one subscriber is usually given a whole /64, and
+// counted address by address it would have 2^64 counts to spend.
+import { describe, expect, it } from "vitest";
+import { addressGroup } from "../src/oauth/client-address.js";
+
+describe("addressGroup", () => {
+  it("IPv4 as it is, also IPv4-mapped IPv6", () => {
+    expect(addressGroup("203.0.113.7")).toBe("203.0.113.7");
+    expect(addressGroup("::ffff:203.0.113.7")).toBe("203.0.113.7");
+    expect(addressGroup(" 203.0.113.7 ")).toBe("203.0.113.7");
+  });
+
+  it("IPv6 by its /64, whatever its spelling (case, '::', zone, dotted tail)", () => {
+    const group = "2001:db8:1:2::/64";
+    for (const address of ["2001:db8:1:2:3:4:5:6", "2001:DB8:1:2::7", "2001:0db8:0001:0002::", "2001:db8:1:2::1%eth0", "2001:db8:1:2::192.0.2.1"]) expect(addressGroup(address), address).toBe(group);
+    expect(addressGroup("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(addressGroup("2001:db8:1:3::1")).not.toBe(group);
+  });
+
+  it("no address (an internal caller) is one group; anything else is counted as given, cut to 64 characters", () => {
+    expect(addressGroup(null)).toBe("unknown");
+    expect(addressGroup("")).toBe("unknown");
+    expect(addressGroup("proxy-said-unknown")).toBe("proxy-said-unknown");
+    expect(addressGroup("x".repeat(100))).toBe("x".repeat(64));
+  });
+});
