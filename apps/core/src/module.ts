@@ -20,6 +20,7 @@ import { CustomerEvent, customerEventData, enqueueCustomerEvent } from "./custom
 import { currentUserCheck } from "./users/current-user-check.js";
 import { dbTotpChecker } from "./users/totp-use.js";
 import { attemptPoliciesFromEnv, attemptSubjectKeyFrom, authAttempts, pruneAuthAttempts } from "./oauth/attempt-throttle.js";
+import { pruneKnownClients } from "./oauth/password-throttle.js";
 import { hashLimitsFromEnv } from "./users/hash-limiter.js";
 import { limitedPasswordHasher } from "./users/passwords.js";
 import { tagsArea } from "./tags/tags-area.js";
@@ -78,15 +79,17 @@ export const coreModule: ServiceModule = {
         const abort = new AbortController();
         const run = refreshTokenPruneRound(ctx.knex, { retentionDays: refreshTokenRetentionDays, signal: abort.signal }, ctx.logger);
         refreshTokenPrune = { abort, job: schedulePeriodicJob({ name: "refresh token prune", intervalMs: REFRESH_TOKEN_PRUNE_INTERVAL_MS, firstRoundAfterMs: REFRESH_TOKEN_PRUNE_FIRST_ROUND_MS, logger: ctx.logger, run }) };
-        // Failed-attempt rows whose window and lock have passed (oauth/attempt-throttle.ts), on the same schedule.
+        // Failed-attempt rows whose window and lock have passed (oauth/attempt-throttle.ts), and known
+        // client addresses past AUTH_KNOWN_CLIENT_DAYS (password-throttle.ts), on the same schedule.
         // One AUTH_LOCKOUT_SECONDS for every policy.
         const lockoutSeconds = attemptPolicies.totp.lockoutSeconds;
+        const { knownClientDays } = attemptPolicies.password;
         attemptPrune = schedulePeriodicJob({
           name: "auth attempt prune",
           intervalMs: REFRESH_TOKEN_PRUNE_INTERVAL_MS,
           firstRoundAfterMs: REFRESH_TOKEN_PRUNE_FIRST_ROUND_MS,
           logger: ctx.logger,
-          run: () => pruneAuthAttempts(ctx.knex, lockoutSeconds),
+          run: async () => (await pruneAuthAttempts(ctx.knex, lockoutSeconds)) + (knownClientDays > 0 ? await pruneKnownClients(ctx.knex, knownClientDays) : 0),
         });
       },
       async stop() {

@@ -16,6 +16,7 @@ import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TenantUser,
 import { coreKeepingKeys } from "./core-keeping-keys.js";
 import { attemptPoliciesFromEnv, attemptSubjectKeyFrom, attemptThrottle, authAttempts, pruneAuthAttempts, totpSubject } from "../src/oauth/attempt-throttle.js";
 import { addressGroup } from "../src/oauth/client-address.js";
+import { pruneKnownClients } from "../src/oauth/password-throttle.js";
 import { errorBody } from "./error-body.js";
 
 const LOCKED = "auth.error.tooManyAttempts";
@@ -182,12 +183,34 @@ describe("password guesses from several client addresses", () => {
     for (let i = LIMIT; i < ACCOUNT_LIMIT; i++) expectWrongPassword(await passwordGrant(user.email, "wrong-password", undefined, "198.51.100.2"), `second address, guess #${i + 1}`);
     const third = "198.51.100.3";
     for (let i = 0; i < LIMIT; i++) expectLocked(await passwordGrant(user.email, user.password, undefined, third), `a third address while the account is locked, #${i + 1}`);
-    expectLocked(await passwordGrant(user.email, user.password), "the owner's address");
 
     await timePasses((await passwordSubjects(user.email)).account);
     // The third address's refused attempts were taken back: its own count starts from nothing.
     for (let i = 0; i < LIMIT - 1; i++) expectWrongPassword(await passwordGrant(user.email, "wrong-password", undefined, third), `third address after the lock, wrong #${i + 1}`);
     expect((await passwordGrant(user.email, user.password, undefined, third)).status).toBe(200);
+  });
+
+  it("an address the username logged in from within AUTH_KNOWN_CLIENT_DAYS is exempt from the account's lock (counted per address only); an older one is not; an operator's reset forgets them", async () => {
+    // createUser logged the user in from this address.
+    const user = await newUser();
+    for (let i = 0; i < LIMIT; i++) expectWrongPassword(await passwordGrant(user.email, "wrong-password", undefined, "198.51.100.11"), `first address, guess #${i + 1}`);
+    for (let i = LIMIT; i < ACCOUNT_LIMIT; i++) expectWrongPassword(await passwordGrant(user.email, "wrong-password", undefined, "198.51.100.12"), `second address, guess #${i + 1}`);
+    expectLocked(await passwordGrant(user.email, user.password, undefined, "198.51.100.13"), "an address new to the account");
+    expect((await passwordGrant(user.email, user.password)).status, "the owner's known address").toBe(200);
+
+    for (let i = 0; i < LIMIT; i++) expectWrongPassword(await passwordGrant(user.email, "wrong-password"), `known address, wrong #${i + 1}`);
+    expectLocked(await passwordGrant(user.email, user.password), "the known address after its own limit");
+    await timePasses((await passwordSubjects(user.email)).address);
+    expect((await passwordGrant(user.email, user.password)).status, "the known address after its own lock").toBe(200);
+
+    await knex()("auth_known_client").where({ subject: (await passwordSubjects(user.email)).address }).update({ last_login_at: knex().raw("now() - interval '31 days'") });
+    expectLocked(await passwordGrant(user.email, user.password), "an address last used longer ago than AUTH_KNOWN_CLIENT_DAYS");
+
+    const reset = await platform.http.put("/api/user/", { token: admin, query: { email: user.email }, body: { password: "reset-password-789" } });
+    expect(reset.status, reset.text).toBe(200);
+    const { account } = await passwordSubjects(user.email);
+    expect(await knex()("auth_known_client").where("subject", "like", `${account}@%`)).toEqual([]);
+    expect(await passwordRows(user.email)).toEqual([]);
   });
 
   it("IPv6 addresses count by their /64: one client does not get a count per address of its block", async () => {
@@ -258,11 +281,15 @@ describe("TOTP guesses, counted per user", () => {
 });
 
 describe("settings and housekeeping", () => {
-  it("AUTH_MAX_PASSWORD_FAILURES, AUTH_MAX_ACCOUNT_PASSWORD_FAILURES, AUTH_MAX_TOTP_FAILURES and AUTH_LOCKOUT_SECONDS: defaults 10, 100, 5 and 900; anything but a whole number in range stops start-up", () => {
+  it("AUTH_MAX_PASSWORD_FAILURES, AUTH_MAX_ACCOUNT_PASSWORD_FAILURES, AUTH_KNOWN_CLIENT_DAYS, AUTH_MAX_TOTP_FAILURES and AUTH_LOCKOUT_SECONDS: defaults 10, 100, 30, 5 and 900; anything but a whole number in range stops start-up", () => {
     const policy = (maxFailures: number, lockoutSeconds = 900) => ({ maxFailures, lockoutSeconds });
-    expect(attemptPoliciesFromEnv({})).toEqual({ password: { address: policy(10), account: policy(100) }, totp: policy(5) });
-    expect(attemptPoliciesFromEnv({ AUTH_MAX_PASSWORD_FAILURES: "0", AUTH_MAX_ACCOUNT_PASSWORD_FAILURES: "1000", AUTH_LOCKOUT_SECONDS: "60" }).password).toEqual({ address: policy(0, 60), account: policy(1000, 60) });
-    for (const [name, value] of [["AUTH_MAX_PASSWORD_FAILURES", "101"], ["AUTH_MAX_ACCOUNT_PASSWORD_FAILURES", "1001"], ["AUTH_MAX_TOTP_FAILURES", "1.5"], ["AUTH_LOCKOUT_SECONDS", "0"], ["AUTH_LOCKOUT_SECONDS", "1e3"]]) {
+    expect(attemptPoliciesFromEnv({})).toEqual({ password: { address: policy(10), account: policy(100), knownClientDays: 30 }, totp: policy(5) });
+    expect(attemptPoliciesFromEnv({ AUTH_MAX_PASSWORD_FAILURES: "0", AUTH_MAX_ACCOUNT_PASSWORD_FAILURES: "1000", AUTH_KNOWN_CLIENT_DAYS: "0", AUTH_LOCKOUT_SECONDS: "60" }).password).toEqual({
+      address: policy(0, 60),
+      account: policy(1000, 60),
+      knownClientDays: 0,
+    });
+    for (const [name, value] of [["AUTH_MAX_PASSWORD_FAILURES", "101"], ["AUTH_MAX_ACCOUNT_PASSWORD_FAILURES", "1001"], ["AUTH_KNOWN_CLIENT_DAYS", "366"], ["AUTH_MAX_TOTP_FAILURES", "1.5"], ["AUTH_LOCKOUT_SECONDS", "0"], ["AUTH_LOCKOUT_SECONDS", "1e3"]]) {
       expect(() => attemptPoliciesFromEnv({ [name]: value }), `${name}=${value}`).toThrow(name);
     }
   });
@@ -298,5 +325,15 @@ describe("settings and housekeeping", () => {
     expect(await pruneAuthAttempts(knex(), 900, 1)).toBeGreaterThanOrEqual(1);
     const left = (await knex()("auth_attempt").whereIn("subject", [stale, counting, locked]).pluck("subject")).sort();
     expect(left).toEqual([counting, locked].sort());
+  });
+
+  it("the prune forgets known client addresses whose last login is older than AUTH_KNOWN_CLIENT_DAYS", async () => {
+    const [old, recent] = ["old", "recent"].map((n) => `password:test-${n}-${Math.random()}@address`);
+    await knex()("auth_known_client").insert([
+      { subject: old, last_login_at: knex().raw("now() - interval '31 days'") },
+      { subject: recent, last_login_at: knex().raw("now() - interval '29 days'") },
+    ]);
+    expect(await pruneKnownClients(knex(), 30)).toBeGreaterThanOrEqual(1);
+    expect(await knex()("auth_known_client").whereIn("subject", [old, recent]).pluck("subject")).toEqual([recent]);
   });
 });

@@ -13,14 +13,12 @@
 // argon2 verification. A success clears the count; an operator's password or 2FA reset clears it
 // with the lock.
 //
-// Passwords are counted twice: per username and client address (AUTH_MAX_PASSWORD_FAILURES), so
-// someone guessing from one address locks that address out, not the account's owner elsewhere;
-// and per username over all addresses (AUTH_MAX_ACCOUNT_PASSWORD_FAILURES, NIST's 100), which
-// bounds guessing spread over many addresses by locking the account for everyone.
-import { createHmac, hkdfSync } from "node:crypto";
+// Passwords are counted per username and client address and per username (password-throttle.ts).
+import { hkdfSync } from "node:crypto";
 import { Code } from "@connectrpc/connect";
 import type { Knex } from "knex";
-import { AuthErrorKey, serviceError } from "@signage/auth";
+import { serviceError } from "@signage/auth";
+import { passwordThrottle, type PasswordPolicies, type PasswordThrottle } from "./password-throttle.js";
 import { wholeNumberSetting } from "../whole-number-setting.js";
 
 export interface ThrottlePolicy {
@@ -50,43 +48,6 @@ export interface AttemptThrottle {
   release(db: Knex | Knex.Transaction, attempt: Attempt): Promise<void>;
 }
 
-/** One password guess, counted for its username and client address and for its username alone. */
-export interface PasswordGuess {
-  readonly address: Attempt;
-  readonly account: Attempt;
-}
-
-export interface PasswordThrottle {
-  readonly policies: PasswordPolicies;
-  /**
-   * Counts a guess at `username`'s password from `clientAddress` (clientAddressOf) before it is
-   * checked: first for the address (guesses refused there do not count for the account), then for
-   * the account (a refusal there takes the address's count back). 429 while either is locked.
-   */
-  reserve(db: Knex | Knex.Transaction, username: string, clientAddress: string): Promise<PasswordGuess>;
-  /** A wrong password: `lockedNow` names the lock it started, if any ("account" wins). */
-  fail(db: Knex | Knex.Transaction, guess: PasswordGuess): Promise<{ lockedNow?: "address" | "account" }>;
-  /** The right password: both counts start over. */
-  succeed(db: Knex | Knex.Transaction, guess: PasswordGuess): Promise<void>;
-  /** An operator reset the password: the username's counts and locks, from every address, go. */
-  clear(db: Knex | Knex.Transaction, username: string): Promise<void>;
-  /**
-   * The auth_attempt subjects of a username, and of it from an address. The username is normalised
-   * as the user lookup does it (PostgreSQL lower(): JavaScript's toLowerCase differs, e.g. on
-   * U+0130, and a variant would open a new count) and keyed, as is the address (the table tells
-   * neither which emails are being guessed nor from where). Unknown usernames get them too: a lock
-   * must not tell whether an account exists.
-   */
-  subjects(db: Knex | Knex.Transaction, username: string, clientAddress?: string): Promise<{ account: string; address: string }>;
-}
-
-export interface PasswordPolicies {
-  /** Per username and client address (AUTH_MAX_PASSWORD_FAILURES). */
-  address: ThrottlePolicy;
-  /** Per username over all addresses (AUTH_MAX_ACCOUNT_PASSWORD_FAILURES). */
-  account: ThrottlePolicy;
-}
-
 /** Both throttles. */
 export interface AuthAttempts {
   password: PasswordThrottle;
@@ -97,18 +58,22 @@ const DEFAULT_MAX_PASSWORD_FAILURES = 10;
 const DEFAULT_MAX_ACCOUNT_PASSWORD_FAILURES = 100;
 const DEFAULT_MAX_TOTP_FAILURES = 5;
 const DEFAULT_LOCKOUT_SECONDS = 900;
+const DEFAULT_KNOWN_CLIENT_DAYS = 30;
 
 /**
  * `AUTH_MAX_PASSWORD_FAILURES` (0..100, default 10), `AUTH_MAX_ACCOUNT_PASSWORD_FAILURES` (0..1000,
- * default 100), `AUTH_MAX_TOTP_FAILURES` (0..100, default 5), `AUTH_LOCKOUT_SECONDS` (1..86400, default 900).
+ * default 100), `AUTH_KNOWN_CLIENT_DAYS` (0..365, default 30), `AUTH_MAX_TOTP_FAILURES` (0..100,
+ * default 5), `AUTH_LOCKOUT_SECONDS` (1..86400, default 900).
  */
 export function attemptPoliciesFromEnv(env: Record<string, string | undefined>): { password: PasswordPolicies; totp: ThrottlePolicy } {
+  const knownClientDays = wholeNumberSetting(env, "AUTH_KNOWN_CLIENT_DAYS", { fallback: DEFAULT_KNOWN_CLIENT_DAYS, min: 0, max: 365, unit: "days" });
   const lockoutSeconds = wholeNumberSetting(env, "AUTH_LOCKOUT_SECONDS", { fallback: DEFAULT_LOCKOUT_SECONDS, min: 1, max: 86_400, unit: "seconds" });
   const failures = (name: string, fallback: number, max = 100) => ({ maxFailures: wholeNumberSetting(env, name, { fallback, min: 0, max, unit: "failed attempts" }), lockoutSeconds });
   return {
     password: {
       address: failures("AUTH_MAX_PASSWORD_FAILURES", DEFAULT_MAX_PASSWORD_FAILURES),
       account: failures("AUTH_MAX_ACCOUNT_PASSWORD_FAILURES", DEFAULT_MAX_ACCOUNT_PASSWORD_FAILURES, 1000),
+      knownClientDays,
     },
     totp: failures("AUTH_MAX_TOTP_FAILURES", DEFAULT_MAX_TOTP_FAILURES),
   };
@@ -120,45 +85,8 @@ export function attemptSubjectKeyFrom(privateKeyPem: string): Uint8Array {
 }
 
 export function authAttempts(policies: { password: PasswordPolicies; totp: ThrottlePolicy }, subjectKey: Uint8Array): AuthAttempts {
-  return { password: passwordThrottle(policies.password, subjectKey), totp: attemptThrottle(policies.totp) };
-}
-
-function passwordThrottle(policies: PasswordPolicies, subjectKey: Uint8Array): PasswordThrottle {
-  const address = attemptThrottle(policies.address);
-  const account = attemptThrottle(policies.account);
-  const keyed = (value: string) => createHmac("sha256", subjectKey).update(value).digest("hex");
-  // An address's subject extends its account's: a reset finds them all by that prefix.
-  const subjects = async (db: Knex | Knex.Transaction, username: string, clientAddress = "") => {
-    const { rows } = await db.raw("SELECT lower(?) AS name", [username]);
-    const accountSubject = `password:${keyed(rows[0].name as string)}`;
-    return { account: accountSubject, address: `${accountSubject}@${keyed(clientAddress)}` };
-  };
-  return {
-    policies,
-    subjects,
-    async reserve(db, username, clientAddress) {
-      const names = await subjects(db, username, clientAddress);
-      const fromAddress = await address.reserve(db, names.address, AuthErrorKey.tooManyAttempts);
-      try {
-        return { address: fromAddress, account: await account.reserve(db, names.account, AuthErrorKey.tooManyAttempts) };
-      } catch (err) {
-        await address.release(db, fromAddress);
-        throw err;
-      }
-    },
-    async fail(db, guess) {
-      const [byAddress, byAccount] = [await address.fail(db, guess.address), await account.fail(db, guess.account)];
-      return { lockedNow: byAccount.lockedNow ? "account" : byAddress.lockedNow ? "address" : undefined };
-    },
-    async succeed(db, guess) {
-      await address.succeed(db, guess.address);
-      await account.succeed(db, guess.account);
-    },
-    async clear(db, username) {
-      const { account: prefix } = await subjects(db, username);
-      await db("auth_attempt").where({ subject: prefix }).orWhereRaw("left(subject, ?) = ?", [prefix.length + 1, `${prefix}@`]).delete();
-    },
-  };
+  const password = passwordThrottle(policies.password, { address: attemptThrottle(policies.password.address), account: attemptThrottle(policies.password.account) }, subjectKey);
+  return { password, totp: attemptThrottle(policies.totp) };
 }
 
 export function totpSubject(userId: string): string {
@@ -227,7 +155,7 @@ export function attemptThrottle(policy: ThrottlePolicy): AttemptThrottle {
       await db("auth_attempt").where({ subject }).delete();
     },
     async release(db, attempt) {
-      if (off) return;
+      if (off || attempt.number === 0) return;
       await db.raw(RELEASE_SQL, { subject: attempt.subject });
     },
   };
