@@ -127,3 +127,44 @@ describe("GET /api/team/fileAssignments?teamId= of another team: 'restricted = s
     expect(ids(await ofB(t.owner.token))).toEqual([hidden.id, shared.id].sort());
   });
 });
+
+describe("'restricted = sees only team-assigned resources': what a folder and a file tell about the files they hold or resemble", () => {
+  // A restricted user saw a folder's fileCount and firstFileThumbnail (the thumbnail of a file its
+  // teams hide, downloadable) and a file's duplicateDetails (id, name, folder of hidden files)
+  // counted over every file, where its own file list showed fewer.
+  it("a team-A user: fileCount and firstFileThumbnail count only team A's files (and those without a team), duplicateDetails lists only them; an owner still sees all", async () => {
+    const folder = await lib.folder(t, t.rootId, "mixed-teams");
+    const crcCheckSum = `c${Math.random().toString(16).slice(2, 10)}`;
+    const inFolder = (name: string) => ({ name, fileFolderId: folder.id, crcCheckSum, thumbnailKey: `thumbnails/${t.id}/${name}-marker.png` });
+    // By name, the hidden file comes first: the folder's first thumbnail was its.
+    const hidden = await lib.file(t, inFolder("a-hidden"));
+    const visible = await lib.file(t, inFolder("b-visible"));
+    const alsoVisible = await lib.file(t, inFolder("c-visible"));
+    await assignFile(hidden.id, teamB, false);
+    await assignFile(visible.id, teamA, false);
+    await assignFile(alsoVisible.id, teamA, false);
+
+    const folderAs = (token: string) => lib.http.get("/api/v2/fileFolder", { token, query: { search: `id=${folder.id}`, select: "name,fileCount,firstFileThumbnail" } });
+    const duplicatesAs = (token: string) => lib.http.get("/api/v2/file", { token, query: { search: `id=${visible.id}`, select: "name,duplicateDetails" } });
+    await eventually(() => duplicatesAs(restricted.token), (r) => r.body.content?.length === 1, "team membership replicated");
+
+    // A blob URL names its key base64url-encoded: /storage/v1/blobs/<key>?expires=...
+    const keyOf = (url: string) => Buffer.from(new URL(url, "http://x").pathname.split("/").at(-1)!, "base64url").toString();
+    const asOwner = (await folderAs(t.owner.token)).body.content[0];
+    expect([asOwner.fileCount, keyOf(asOwner.firstFileThumbnail)]).toEqual([3, `thumbnails/${t.id}/a-hidden-marker.png`]);
+    const asRestricted = (await folderAs(restricted.token)).body.content[0];
+    expect([asRestricted.fileCount, keyOf(asRestricted.firstFileThumbnail)]).toEqual([2, `thumbnails/${t.id}/b-visible-marker.png`]);
+
+    const byId = (files: { id: string }[]) => files.map((f) => f.id).sort();
+    const ownerDuplicates = (await duplicatesAs(t.owner.token)).body.content[0].duplicateDetails;
+    expect([ownerDuplicates.count, byId(ownerDuplicates.files)]).toEqual([2, [hidden.id, alsoVisible.id].sort()]);
+    const restrictedDuplicates = (await duplicatesAs(restricted.token)).body.content[0].duplicateDetails;
+    expect(restrictedDuplicates).toEqual({ count: 1, files: [{ id: alsoVisible.id, name: "c-visible", fileFolderId: folder.id }] });
+
+    // The breadcrumb renders its folders as the list does.
+    const breadcrumb = await lib.http.get("/api/v2/fileFolder/breadcrumb", { token: restricted.token, query: { folderId: folder.id } });
+    expect(breadcrumb.status, breadcrumb.text).toBe(200);
+    expect(breadcrumb.body.fileFolders.at(-1)).toMatchObject({ id: folder.id, fileCount: 2 });
+
+  });
+});

@@ -11,6 +11,7 @@ import { selectsField, withDefaultExtras } from "../files/select-defaults.js";
 import { callerCannotWrite } from "../files/caller.js";
 import { folderNotFound } from "./folder-repository.js";
 import { completeFilteredFolders } from "./filtered-folder-counts.js";
+import { completeVisibleFolderContents } from "./visible-folder-contents.js";
 import type { FileDeps } from "../files/file-deps.js";
 
 export async function listFolders(ctx: HandlerContext, deps: FileDeps, query: ListQuery | undefined, options: ListOptions = {}) {
@@ -20,8 +21,11 @@ export async function listFolders(ctx: HandlerContext, deps: FileDeps, query: Li
   const q = { ...query, select, includeReadOnlyInfo: query?.includeReadOnlyInfo || selectsField(select, "readOnly") } as ListQuery;
   const teams = await deps.teams.access?.(auth);
   const result = await listRpc(ctx, { knex: deps.knex, resource: fileFolderResource, message: FileFolderSchema, query: q, scope: auth.scope, extend, teams, names });
-  const filteredFields = { fileCount: selectsField(select, "fileCount"), firstFileThumbnail: selectsField(select, "firstFileThumbnail") };
-  await completeFilteredFolders(ctx, deps, result.content, filteredFields, teams);
+  const contentFields = { fileCount: selectsField(select, "fileCount"), firstFileThumbnail: selectsField(select, "firstFileThumbnail") };
+  if (contentFields.fileCount || contentFields.firstFileThumbnail) {
+    await completeVisibleFolderContents(deps.knex, result.content, contentFields, teams);
+    await completeFilteredFolders(ctx, deps, result.content, contentFields, teams);
+  }
   for (const folder of result.content) completeFolder(folder, auth, deps);
   return result;
 }
