@@ -126,3 +126,60 @@ describe("chunked upload teamIds", { timeout: 30_000 }, () => {
     expect((await http().delete(`/api/v2/file/upload/${uploadId}`, { token: t.editor.token })).status).toBe(204);
   });
 });
+
+// A restricted team-A user uploading a file only team B (or, where the customer hides items without
+// a team, no team) holds: the file was stored and the answer was 404 (the read-back could not see
+// it), so a retry stored it again and its required thumbnail could never be uploaded. Document 2:
+// "restricted = sees only team-assigned resources"; what it creates must be among them.
+describe("a restricted user creates only what its teams show", { timeout: 30_000 }, () => {
+  const init = (token: string, query: Record<string, string> = {}, body: Record<string, unknown> = {}) =>
+    http().post("/api/v2/file/upload/init", { token, query, body: { name: "clip.mp4", size: 20, totalChunks: 1, contentType: "video/mp4", ...body } });
+  const expectHidden = (res: { status: number; body: any; text: string }, what: string) => {
+    expect(res.status, `${what}: ${res.text}`).toBe(400);
+    expect(res.body.key, what).toBe("team.error.notVisibleToCreator");
+    expect(res.body.details.fields, what).toBe("teamIds");
+  };
+
+  it("an upload, a chunked upload's init or a folder held only by a team the creator is not in: 400 team.error.notVisibleToCreator before anything is stored; with its own team: created and answered", async () => {
+    await eventually(() => upload(restricted.token, "probe.png", { teamIds: `${teamA}:false` }), (r) => r.status === 200, "team membership replicated");
+    const blobsBefore = await storedBlobs();
+    const sessionsBefore = (await media()("upload_session").where({ customer_id: t.id })).length;
+    expectHidden(await upload(restricted.token, "hidden.png", { teamIds: `${teamB}:false` }), "simple upload");
+    expectHidden(await init(restricted.token, { teamIds: `${teamB}:false` }), "chunked init");
+    expectHidden(await http().post("/api/fileFolder/", { token: restricted.token, query: { parentId: t.rootId, name: "hidden", teamIds: `${teamB}:false` } }), "folder create");
+    expect(await media()("file").where({ customer_id: t.id, name: "hidden.png" })).toHaveLength(0);
+    expect(await media()("file_folder").where({ customer_id: t.id, name: "hidden" })).toHaveLength(0);
+    expect(await storedBlobs()).toEqual(blobsBefore);
+    expect(await media()("upload_session").where({ customer_id: t.id })).toHaveLength(sessionsBefore);
+
+    const both = await upload(restricted.token, "shared.png", { teamIds: `${teamA}:false,${teamB}:false` });
+    expect(both.status, both.text).toBe(200);
+    expect(both.body[0]).toMatchObject({ name: "shared.png" });
+    // An owner (full team access) may hand a file to any team.
+    expect((await upload(t.owner.token, "for-b.png", { teamIds: `${teamB}:false` })).status).toBe(200);
+  });
+
+  it("where the customer hides items without a team (accessResourcesWithoutTeam false): an item without one is refused to its restricted creator, and the root, hidden from it, is named as parentId as it is left out (isFileAndFolderCreationEnabledInRootForTeamUsers)", async () => {
+    const u = await env.tenant();
+    const user = await createUser(http(), env.admin, u.id, "EDITOR", { restricted: true });
+    const own = (await http().post("/api/team/", { token: u.owner.token, body: { name: `own-${randomUUID()}` } })).body.id as string;
+    expect((await http().post("/api/user/updateTeamAssignments", { token: u.owner.token, query: { email: user.email }, body: { assignToTeams: [{ teamId: own, readOnly: false }] } })).status).toBeLessThan(300);
+    expect((await http().put("/api/customer/settings/teams", { token: u.owner.token, body: { accessResourcesWithoutTeam: false } })).status).toBe(200);
+    await eventually(() => media()("team_settings").where({ customer_id: u.id }).first(), (row) => row?.access_resources_without_team === false, "setting replicated to media");
+    await eventually(() => http().get("/api/v2/fileFolder", { token: user.token, query: { search: "parentId=NULL" } }), (r) => r.body.totalElements === 0, "the root hidden from the restricted user");
+    const withTeam = { teamIds: `${own}:false` };
+    await eventually(() => upload(user.token, "probe.png", withTeam), (r) => r.status === 200, "team membership replicated");
+
+    expectHidden(await upload(user.token, "no-team.png"), "simple upload without a team");
+    expectHidden(await init(user.token), "chunked init without a team");
+    expect((await upload(user.token, "in-root.png", { ...withTeam, parentId: u.rootId })).status, "simple upload naming the root").toBe(200);
+    expect((await init(user.token, withTeam, { parentId: u.rootId })).status, "chunked init naming the root").toBe(200);
+    const folder = await http().post("/api/fileFolder/", { token: user.token, query: { parentId: u.rootId, name: "team-folder", ...withTeam } });
+    expect(folder.status, folder.text).toBe(200);
+    expect(folder.body).toMatchObject({ name: "team-folder", parentId: u.rootId });
+    // Without teamIds of its own, an item inheriting its folder's team is visible: allowed.
+    const inherited = await upload(user.token, "inherits.png", { parentId: folder.body.id, inheritParentTeams: true });
+    expect(inherited.status, inherited.text).toBe(200);
+    expectHidden(await upload(user.token, "inherits-not.png", { parentId: folder.body.id }), "the same without inheritParentTeams");
+  });
+});

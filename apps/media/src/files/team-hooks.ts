@@ -21,6 +21,12 @@ export interface MediaTeamHooks {
   assignOnCreate(trx: Knex.Transaction, kind: TeamResourceKind, resourceId: string, customerId: number, assignments: TeamAssignmentInput[], inheritFromFolderId?: string): Promise<void>;
   /** On delete: drop the assignments of these resources (same transaction). */
   removeAll(trx: Knex.Transaction, kind: TeamResourceKind, resourceIds: string[]): Promise<void>;
+  /**
+   * Before a create: refuse (400 team.error.notVisibleToCreator) when the new resource's teams (its
+   * `teamIds`, plus the parent's when inherited) would hide it from the caller: it could not read,
+   * finish (thumbnail) or delete what it made. Optional: absent = no team restriction.
+   */
+  assertVisibleOnCreate?(db: Knex | Knex.Transaction, auth: AuthContext, assignments: readonly TeamAssignmentInput[], inheritFromFolderId?: string): Promise<void>;
   /** Before a write: refuse when the caller only holds read-only team access to the resource. */
   assertWritable(db: Knex | Knex.Transaction, auth: AuthContext, kind: TeamResourceKind, resourceIds: string[]): Promise<void>;
   /**

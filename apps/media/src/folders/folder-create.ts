@@ -3,7 +3,7 @@
 // plus its own id.
 import { Code, type HandlerContext } from "@connectrpc/connect";
 import { requireAuth, serviceError } from "@signage/auth";
-import { assertMayCreateInRoot } from "./root-creation.js";
+import { assertMayCreateIn } from "./root-creation.js";
 import { enqueueQuickFilterUsage, parseTeamIdsParam } from "@signage/runtime";
 import type { FileFolder } from "@signage/contracts/signage/media/v1/file_folder_pb";
 import { writeTenant } from "../files/caller.js";
@@ -53,8 +53,7 @@ export async function createFolder(ctx: HandlerContext, deps: FileDeps, input: N
   await deps.knex.transaction(async (trx) => {
     // Held until commit: a delete or move of the parent is waited for (then 404, or the new path), or waits for this.
     const parent = await requireStoredFolder(trx, customerId, parentId, "share");
-    await deps.teams.assertWritable(trx, auth, "fileFolder", [parent.id]);
-    await assertMayCreateInRoot(deps.teams, auth, parent.parent_id === null);
+    await assertMayCreateIn(trx, deps.teams, auth, parent, assignments, input.inheritParentTeams === true);
     await trx("file_folder").insert({
       id,
       customer_id: customerId,

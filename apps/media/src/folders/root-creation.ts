@@ -3,7 +3,8 @@
 // folders directly in the root folder, only inside folders of their teams.
 import { Code } from "@connectrpc/connect";
 import { mayCreateInRoot, serviceError, type AuthContext } from "@signage/auth";
-import type { MediaTeamHooks } from "../files/team-hooks.js";
+import type { Knex } from "knex";
+import type { MediaTeamHooks, TeamAssignmentInput } from "../files/team-hooks.js";
 
 /** `parentIsRoot`: the target folder is the customer's root (no parent), or no folder was named (uploads default to the root). */
 export async function assertMayCreateInRoot(teams: MediaTeamHooks, auth: AuthContext, parentIsRoot: boolean): Promise<void> {
@@ -15,4 +16,26 @@ export async function assertMayCreateInRoot(teams: MediaTeamHooks, auth: AuthCon
     "Creating files and folders in the root folder is disabled for team users of this customer (isFileAndFolderCreationEnabledInRootForTeamUsers)",
     { setting: "isFileAndFolderCreationEnabledInRootForTeamUsers" },
   );
+}
+
+/**
+ * The team checks of every create in a folder (upload, chunked init, folder create), before
+ * anything is stored: the parent must be writable for the caller, except the root, where
+ * isFileAndFolderCreationEnabledInRootForTeamUsers decides (a root without teams is hidden from
+ * team users whose customer shows them only team items: naming it must work as leaving the
+ * parent out does); and the new item must stay visible to the caller (its teams, plus the
+ * parent's when `inheritParentTeams`).
+ */
+export async function assertMayCreateIn(
+  db: Knex | Knex.Transaction,
+  teams: MediaTeamHooks,
+  auth: AuthContext,
+  parent: { id: string; parent_id: string | null } | undefined,
+  assignments: readonly TeamAssignmentInput[],
+  inheritParentTeams: boolean,
+): Promise<void> {
+  const inRoot = !parent || parent.parent_id === null;
+  if (parent && !inRoot) await teams.assertWritable(db, auth, "fileFolder", [parent.id]);
+  await assertMayCreateInRoot(teams, auth, inRoot);
+  await teams.assertVisibleOnCreate?.(db, auth, assignments, inheritParentTeams ? parent?.id : undefined);
 }

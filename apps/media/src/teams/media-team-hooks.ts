@@ -2,7 +2,7 @@
 // over media's team_assignment table and team replica.
 import { Code } from "@connectrpc/connect";
 import type { Knex } from "knex";
-import { resourceAccess, serviceError, type AuthContext, type TeamAccess } from "@signage/auth";
+import { resourceAccess, serviceError, visibleThroughTeamIds, type AuthContext, type TeamAccess } from "@signage/auth";
 import {
   assignOnCreate,
   assignmentsOfResource,
@@ -53,6 +53,22 @@ export function mediaTeamHooks(tables: TeamResourceTables, facts: TeamFactsSourc
       if (assignments.length === 0 && !inheritFromFolderId) return;
       await requireReplicatedTeams(trx, customerId, assignments.map((a) => a.teamId));
       await assignOnCreate(trx, tableOf(tables, kind), { resourceId, customerId, teams: assignments, inheritFromResourceId: inheritFromFolderId });
+    },
+
+    async assertVisibleOnCreate(db, auth, assignments, inheritFromFolderId) {
+      const access = await teamAccessForCaller(facts, auth.caller);
+      if (access.kind === "full") return;
+      const teamIds = new Set(assignments.map((a) => a.teamId));
+      if (inheritFromFolderId) for (const a of await assignmentsOfResource(db, inheritFromFolderId)) teamIds.add(a.teamId);
+      if (visibleThroughTeamIds(access, [...teamIds])) return;
+      throw serviceError(
+        Code.InvalidArgument,
+        "team.error.notVisibleToCreator",
+        teamIds.size === 0
+          ? "Without a team the new item would be hidden from you (your customer shows team users only items of their teams): assign one of your teams with teamIds"
+          : "The new item would be held only by teams you are not a member of, which hides it from you: assign one of your teams with teamIds",
+        { fields: "teamIds", teamIds: [...teamIds] },
+      );
     },
 
     async removeAll(trx, _kind, resourceIds) {

@@ -5,7 +5,7 @@
 import { checkTags } from "../files/file-tags.js";
 import type { HandlerContext } from "@connectrpc/connect";
 import { requireAuth } from "@signage/auth";
-import { assertMayCreateInRoot } from "../folders/root-creation.js";
+import { assertMayCreateIn } from "../folders/root-creation.js";
 import type { InitUploadRequest, InitUploadResponse } from "@signage/contracts/signage/media/v1/upload_pb";
 import { writeTenant } from "../files/caller.js";
 import { checkFileName, checkValidity } from "../files/file-repository.js";
@@ -65,10 +65,9 @@ export async function initUpload(req: InitUploadRequest, ctx: HandlerContext, de
   const tags = checkTags(body.tags);
   const assignments = parseTeamIdsParam(req.teamIds);
   const parent = body.parentId ? await requireStoredFolder(knex, customerId, body.parentId) : undefined;
-  if (parent) await teams.assertWritable(knex, auth, "fileFolder", [parent.id]);
-  await assertMayCreateInRoot(teams, auth, !parent || parent.parent_id === null);
   // Complete assigns these teams; an unknown one is refused now, before the session and its parts exist.
   await requireUploadTeams(ctx, deps, customerId, assignments);
+  await assertMayCreateIn(knex, teams, auth, parent, assignments, false);
   assertFits(await storageQuota(ctx, deps, customerId), size);
 
   const fileId = newId();

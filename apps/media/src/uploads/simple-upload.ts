@@ -7,7 +7,7 @@
 // leaves their blob intents, which the intent sweeper resolves (blob-write.ts).
 import type { HandlerContext } from "@connectrpc/connect";
 import { requireAuth } from "@signage/auth";
-import { assertMayCreateInRoot } from "../folders/root-creation.js";
+import { assertMayCreateIn } from "../folders/root-creation.js";
 import type { File } from "@signage/contracts/signage/media/v1/file_pb";
 import type { UploadFilesRequest } from "@signage/contracts/signage/media/v1/upload_pb";
 import { writeTenant } from "../files/caller.js";
@@ -69,9 +69,8 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
   const tags = checkTags(splitTags(q.tags));
   const assignments = parseTeamIdsParam(q.teamIds);
   const parent = q.parentId ? await requireStoredFolder(knex, customerId, q.parentId) : undefined;
-  if (parent) await teams.assertWritable(knex, auth, "fileFolder", [parent.id]);
-  await assertMayCreateInRoot(teams, auth, !parent || parent.parent_id === null);
   await requireUploadTeams(ctx, deps, customerId, assignments);
+  await assertMayCreateIn(knex, teams, auth, parent, assignments, !!(q.inheritParentTeams && parent));
   if (q.fileIdToReplace) {
     // Replacing (and with removeOldFile deleting) is a write to that file: the same team check as every other file write.
     const replaced = await requireFile(knex, customerId, q.fileIdToReplace);
