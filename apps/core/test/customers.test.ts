@@ -95,6 +95,13 @@ describe("customers", () => {
     expect(demoted.customer?.subreseller).toBeUndefined();
   });
 
+  it("'Move under network owner': a network owner cannot be owned, by another or by itself: 409 customer.error.subresellerCannotBeOwned (not 'is not a network owner' about itself)", async () => {
+    const [first, second] = [await networkOwner("NetSelf1"), await networkOwner("NetSelf2")];
+    for (const target of [second.id, first.id]) {
+      expect(await failure(admin.moveToSubreseller({ id: first.id, subresellerId: target })), `under ${target}`).toEqual({ code: Code.FailedPrecondition, key: "customer.error.subresellerCannotBeOwned" });
+    }
+  });
+
   it("delete cascades: users of the customer are gone and customer.deleted is published", async () => {
     const { customer } = await admin.createCustomer({ customer: { name: "Doomed" } });
     const users = core.as(UserService, await core.login(ADMIN.email, ADMIN.password));

@@ -166,6 +166,11 @@ describe("chunked upload sessions", { timeout: 30_000 }, () => {
     expect(res.status).toBe(204);
     expect((await http().get(`/api/v2/file/upload/${body.uploadId}/recover`, { token: t.editor.token })).status).toBe(404);
     expect((await putPart(t.editor.token, body.uploadId, 1, bytes(20))).status).toBe(404);
+    // Its presigned part URL too, without naming the storage's own upload id (the client never saw it).
+    const presigned = await fetch(new URL(pathOf(body.uploadUrls["1"]), env.platform.url), { method: "PUT", body: bytes(20) });
+    const answer = (await presigned.json()) as { key: string; details: unknown; message: string };
+    expect([presigned.status, answer.key, answer.details]).toEqual([404, "upload.error.sessionNotFound", {}]);
+    expect(answer.message).toMatch(/presigned URL/);
   });
 
   it("a VIEWER is refused on writes (init, part, complete, cancel) but may recover", async () => {

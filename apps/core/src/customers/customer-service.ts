@@ -231,11 +231,12 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
         ownerId = customerIdOf(req.subresellerId);
         const owner = await knex("customer").where({ id: ownerId }).first();
         if (!owner) throw notFound(ownerId);
-        if (!owner.subreseller_since || ownerId === id) {
-          throw serviceError(Code.InvalidArgument, "customer.error.notSubreseller", `Customer ${ownerId} is not a network owner`, { subresellerId: ownerId });
-        }
+        // A network owner cannot be owned (by another or by itself): said first, as it is true of any target.
         if (row.subreseller_since) {
           throw serviceError(Code.FailedPrecondition, "customer.error.subresellerCannotBeOwned", `Customer ${id} is a network owner and cannot be owned`, { id });
+        }
+        if (!owner.subreseller_since || ownerId === id) {
+          throw serviceError(Code.InvalidArgument, "customer.error.notSubreseller", `Customer ${ownerId} is not a network owner`, { subresellerId: ownerId });
         }
       }
       await writeAndAnnounce(id, (trx) => trx("customer").where({ id }).update({ owner_subreseller_id: ownerId }));

@@ -105,9 +105,12 @@ export async function putPresignedPart(requests: AsyncIterable<PutPresignedPartR
   const check = verifyPresignedPart(deps.storage.signer, { uploadId: q.uploadId, partNumber: q.partNumber, expires: q.expires, maxSize: q.maxSize, signature: q.signature }, (deps.now ?? Date.now)());
   if (check === "invalid") throw serviceError(Code.PermissionDenied, "storage.error.invalidSignature", "The presigned URL's signature does not match");
   if (check === "expired") throw serviceError(Code.PermissionDenied, "storage.error.urlExpired", "The presigned URL has expired");
-  const session = requireOpen(await findSessionByStoreUpload(deps.files.knex, q.uploadId), q.uploadId);
+  // The URL names the storage's upload: errors name the client's uploadId (the session's), or none.
+  const found = await findSessionByStoreUpload(deps.files.knex, q.uploadId);
+  if (!found) throw sessionNotFound();
+  const session = requireOpen(found, found.id);
   // No token here either: a restricted (or deleted) customer's presigned part URLs stop working too.
-  await refuseBlockedTenant(deps.files.knex, Number(session.customer_id), () => sessionNotFound(q.uploadId));
+  await refuseBlockedTenant(deps.files.knex, Number(session.customer_id), () => sessionNotFound(session.id));
   const maxSize = Math.min(Number(session.max_chunk_size), q.maxSize === undefined ? Number.POSITIVE_INFINITY : Number(q.maxSize));
   return storePart(deps, session, q.partNumber, stream as never, maxSize);
 }

@@ -22,8 +22,10 @@ export function emptyBody(message: string, filename?: string) {
   return serviceError(Code.InvalidArgument, "upload.error.emptyBody", message, filename === undefined ? {} : { filename });
 }
 
-export function sessionNotFound(uploadId: string) {
-  return serviceError(Code.NotFound, "upload.error.sessionNotFound", `Upload session '${uploadId}' not found (finished, cancelled or expired)`, { uploadId });
+/** Without `uploadId` (a presigned part URL names the storage's upload, which the client never saw): the URL's session. */
+export function sessionNotFound(uploadId?: string) {
+  const which = uploadId === undefined ? "The upload session of this presigned URL was" : `Upload session '${uploadId}'`;
+  return serviceError(Code.NotFound, "upload.error.sessionNotFound", `${which} not found (finished, cancelled or expired)`, uploadId === undefined ? {} : { uploadId });
 }
 
 /** The upload outlived the blob-intent grace period: its bytes may already be swept as a crash's leftover. */
