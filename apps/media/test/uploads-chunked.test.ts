@@ -1,6 +1,7 @@
 // Chunked upload sessions exactly as document 1's state table, over HTTP
 // through the gateway, against PostgreSQL and the filesystem blob store
 // (presigned part URLs are HMAC-signed gateway URLs).
+import { readdir } from "node:fs/promises";
 import { crc32 } from "@node-rs/crc32";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sweepExpiredSessions } from "../src/uploads/index.js";
@@ -157,6 +158,19 @@ describe("chunked upload sessions", { timeout: 30_000 }, () => {
     expect(crc.status).toBe(400);
     expect(crc.body).toMatchObject({ key: "upload.error.checksumMismatch", details: { expected: "deadbeef", actual: crcHex(one) } });
     expect(await env.platform.knexOf("media")("file").where({ name: "c.mp4" }).first()).toBeUndefined();
+  });
+
+  it("\"the server validates\" contentType at complete against the assembled bytes: image/png bytes that are no PNG are 415, and neither file nor blob is kept", async () => {
+    const blobs = async () => (await readdir(`${env.blobDir}/files/${t.id}`).catch(() => [] as string[])).sort();
+    const blobsBefore = await blobs();
+    const data = bytes(20, 3);
+    const { body } = await init(t.editor.token, { name: "fake.png", size: data.length, totalChunks: 1, contentType: "image/png" });
+    expect((await putPart(t.editor.token, body.uploadId, 1, data)).status).toBeLessThan(300);
+    const done = await http().post(`/api/v2/file/upload/${body.uploadId}/complete`, { token: t.editor.token });
+    expect(done.status, done.text).toBe(415);
+    expect(done.body).toMatchObject({ key: "media.error.unsupportedMediaType", details: { contentType: "image/png", filename: "fake.png" } });
+    expect(await env.platform.knexOf("media")("file").where({ customer_id: t.id, name: "fake.png" })).toHaveLength(0);
+    expect(await blobs()).toEqual(blobsBefore);
   });
 
   it("cancel (DELETE) cleans up; later calls find no session (404)", async () => {

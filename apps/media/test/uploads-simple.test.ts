@@ -3,7 +3,7 @@
 import { readdir } from "node:fs/promises";
 import { crc32 } from "@node-rs/crc32";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { multipart, pathOf, png, startUploadPlatform, streamedMultipart, type UploadTenant } from "./uploads-support.js";
+import { jpeg, multipart, pathOf, png, startUploadPlatform, streamedMultipart, type UploadTenant } from "./uploads-support.js";
 
 let env: Awaited<ReturnType<typeof startUploadPlatform>>;
 let t: UploadTenant;
@@ -122,9 +122,39 @@ describe("simple upload POST /api/file", { timeout: 30_000 }, () => {
     // A name without an extension (a nameless browser Blob is sent as "blob") leaves the declared
     // type to decide, and other names of the same formats (.jfif) name their kind.
     for (const [type, name] of [["image/png", "blob"], ["image/png", "Summer campaign"], ["image/jpeg", "Report v1.2"], ["image/jpeg", "photo.jfif"]]) {
-      const res = await post(t.editor.token, multipart([{ name: "files[]", filename: name, type, data: png(2, 2) }]));
+      const res = await post(t.editor.token, multipart([{ name: "files[]", filename: name, type, data: type === "image/png" ? png(2, 2) : jpeg(2, 2) }]));
       expect(res.status, `${type} ${name}: ${res.text}`).toBe(200);
       expect(res.body[0].contentType).toBe(type);
+    }
+  });
+
+  it("\"contentType: MIME type, detected by the client; the server validates\" against the bytes too: a PNG, JPEG, GIF or WebP declaration must be what the file starts as, and such a file must be declared as what it is (415, naming what the bytes are, nothing kept); other kinds are not inspected; \"width, height: recalculated by the server when missing\" from the bytes", async () => {
+    const before = (await fileRows(t.id)).length;
+    const gif = Buffer.concat([Buffer.from("GIF89a", "latin1"), Buffer.from([3, 0, 2, 0, 0, 0, 0]), Buffer.from([0x3b])]);
+    for (const [type, name, data, detected] of [
+      ["image/jpeg", "photo.jpg", png(4, 2), "image/png"],
+      ["image/png", "photo.png", jpeg(4, 2), "image/jpeg"],
+      ["image/webp", "photo.webp", gif, "image/gif"],
+      ["video/mp4", "clip.mp4", png(4, 2), "image/png"],
+      ["image/png", "noise.png", Buffer.from("not an image at all"), undefined],
+      ["image/gif", "noise.gif", Buffer.alloc(64, 7), undefined],
+    ] as const) {
+      const res = await post(t.editor.token, multipart([{ name: "files[]", filename: name, type, data }]));
+      expect(res.status, `${type} ${name}: ${res.text}`).toBe(415);
+      expect(res.body, `${type} ${name}`).toMatchObject({ key: "media.error.unsupportedMediaType", details: { contentType: type, filename: name, ...(detected ? { detectedContentType: detected } : {}) } });
+      expect(res.body.details.detectedContentType).toBe(detected);
+    }
+    expect((await fileRows(t.id)).length).toBe(before);
+
+    for (const [type, name, data, size] of [
+      ["image/jpeg", "real.jpg", jpeg(40, 20), { width: 40, height: 20 }],
+      ["image/gif", "real.gif", gif, { width: 3, height: 2 }],
+      ["image/svg+xml", "drawing.svg", Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="30" height="10"></svg>'), { width: 30, height: 10 }],
+      ["audio/mpeg", "song.mp3", Buffer.alloc(32, 1), {}],
+    ] as const) {
+      const res = await post(t.editor.token, multipart([{ name: "files[]", filename: name, type, data }]));
+      expect(res.status, `${type} ${name}: ${res.text}`).toBe(200);
+      expect(res.body[0], `${type} ${name}`).toMatchObject({ contentType: type, ...size });
     }
   });
 

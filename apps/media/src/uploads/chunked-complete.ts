@@ -18,6 +18,7 @@ import { parseTeamIdsParam } from "@signage/runtime";
 import { requireStoredFolder } from "../folders/folder-repository.js";
 import { FileDigest } from "./file-digest.js";
 import { imageSize } from "./image-size.js";
+import { assertBytesMatchType } from "./content-signature.js";
 import { assertFits, assertFitsAtCommit, storageQuota } from "./quota.js";
 import { partsOf, requireOpen } from "./chunked-parts.js";
 import { deleteSession, findSession, setSessionState, type SessionRow } from "./session-repository.js";
@@ -95,6 +96,7 @@ export async function completeUpload(uploadId: string, ctx: HandlerContext, deps
     if (session.crc_checksum && session.crc_checksum !== digest.checksum) {
       throw badUpload("upload.error.checksumMismatch", "The assembled file's CRC32 differs from crcChecksum given at init", { expected: session.crc_checksum, actual: digest.checksum });
     }
+    assertBytesMatchType(session.content_type, digest.header, session.name);
     const name = await creatorName;
     const sniffed = session.width && session.height ? undefined : imageSize(session.content_type, digest.header);
     await knex.transaction(async (trx) => {

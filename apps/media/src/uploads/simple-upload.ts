@@ -23,6 +23,7 @@ import { discardBlobs } from "../storage/blob-intents.js";
 import { removeDeletedBlobs } from "../files/file-delete.js";
 import { ownWrittenBlobs, writeDigested, type BlobTarget } from "./blob-write.js";
 import { clientDimension, imageSize } from "./image-size.js";
+import { assertBytesMatchType } from "./content-signature.js";
 import { assertFitsAtCommit, remainingBytes, storageQuota } from "./quota.js";
 import { notAnImage, validateContentType } from "./supported-types.js";
 import { badUpload, emptyBody } from "./upload-errors.js";
@@ -103,6 +104,7 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
         files.push({ id, key, filename: head.filename, contentType, size: digest.size, checksum: digest.checksum, header: digest.header });
         // As for chunked uploads ("1 byte to 10 GB"): an empty part is no media file (its bytes go in the catch below).
         if (digest.size === 0) throw emptyBody(`The file '${head.filename}' is empty`, head.filename);
+        assertBytesMatchType(contentType, digest.header, head.filename);
       } else if (PREVIEW_FIELDS.has(head.field)) {
         const type = (head.contentType || "").split(";")[0].trim().toLowerCase();
         if (!type.startsWith("image/")) throw notAnImage(type, head.filename);
