@@ -63,6 +63,19 @@ describe("customers", () => {
     expect(customer?.ownerSubresellerName).toBe("NetA");
   });
 
+  it("'A network owner ... cannot create or convert Enterprise customers': not into Enterprise, and not an Enterprise member (an ADMIN made it) into another tier; echoing its tier is no conversion", async () => {
+    const no = await networkOwner("NetTier");
+    const member = (await no.customers.createCustomer({ customer: { name: "NetTier Member", licenseTier: LicenseTier.STARTER } })).customer!;
+    expect((await failure(no.customers.updateCustomer({ id: member.id, customer: { licenseTier: LicenseTier.ENTERPRISE } }))).key).toBe("customer.error.licenseTierNotAllowed");
+    expect((await no.customers.updateCustomer({ id: member.id, customer: { licenseTier: LicenseTier.BUSINESS } })).customer?.licenseTier).toBe(LicenseTier.BUSINESS);
+
+    const enterprise = (await admin.createCustomer({ customer: { name: "NetTier Enterprise", licenseTier: LicenseTier.ENTERPRISE, ownerSubresellerId: no.id } })).customer!;
+    for (const tier of [LicenseTier.STARTER, LicenseTier.BUSINESS]) {
+      expect(await failure(no.customers.updateCustomer({ id: enterprise.id, customer: { licenseTier: tier } })), LicenseTier[tier]).toEqual({ code: Code.InvalidArgument, key: "customer.error.licenseTierNotAllowed" });
+    }
+    expect((await no.customers.updateCustomer({ id: enterprise.id, customer: { licenseTier: LicenseTier.ENTERPRISE, comment: "kept" } })).customer).toMatchObject({ licenseTier: LicenseTier.ENTERPRISE, comment: "kept" });
+  });
+
   it("scoping: 'Network owner | all member tenants | that tenant, if owned'; other roles see their own tenant only", async () => {
     const no = await networkOwner("NetB");
     const member = (await no.customers.createCustomer({ customer: { name: "NetB Member", licenseTier: LicenseTier.BUSINESS } })).customer!;

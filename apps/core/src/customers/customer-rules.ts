@@ -49,12 +49,17 @@ export function validateName(name: string | undefined, required: boolean): strin
  * freeLicenses or browserSessionLicenses, cannot create or convert Enterprise customers, and
  * must state licenseTier as STARTER or BUSINESS."
  */
-export function checkNetworkOwnerTier(fields: CustomerFields, onCreate: boolean): void {
+export function checkNetworkOwnerTier(fields: CustomerFields, onCreate: boolean, currentTier?: LicenseTier): void {
   const tier = fields.licenseTier;
   if (tier === undefined) {
     if (onCreate) throw invalid("customer.error.licenseTierRequired", "A network owner must state licenseTier STARTER or BUSINESS");
     return;
   }
+  // "cannot ... convert Enterprise customers": an Enterprise member (an ADMIN made it so) keeps its tier; sending it back unchanged is no conversion.
+  if (currentTier === LicenseTier.ENTERPRISE && tier !== LicenseTier.ENTERPRISE) {
+    throw invalid("customer.error.licenseTierNotAllowed", "A network owner cannot convert an Enterprise customer to another licenseTier", { licenseTier: LicenseTier[tier], currentLicenseTier: "ENTERPRISE" });
+  }
+  if (tier === currentTier) return;
   if (tier !== LicenseTier.STARTER && tier !== LicenseTier.BUSINESS) {
     throw invalid("customer.error.licenseTierNotAllowed", "A network owner may only use licenseTier STARTER or BUSINESS", { licenseTier: LicenseTier[tier] });
   }

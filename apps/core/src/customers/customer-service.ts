@@ -1,10 +1,10 @@
 // CustomerService: document 2 "Customer" and "Customers".
 import { Code, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import { requireAuth, scopeIncludes, serviceError, singleTenant, type AuthContext } from "@signage/auth";
-import type { CustomerService } from "@signage/contracts/signage/core/v1/customer_pb";
+import { LicenseTier, type CustomerService } from "@signage/contracts/signage/core/v1/customer_pb";
 import type { Knex } from "knex";
 import type { CoreDeps } from "../deps.js";
-import { customerToMessage } from "./customer-mapper.js";
+import { customerToMessage, enumFromName } from "./customer-mapper.js";
 import { customerColumns } from "./customer-columns.js";
 import {
   checkCustomerNumbers,
@@ -137,7 +137,7 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
       refuseManagerOnlyFieldsOnOwnCustomer(auth.caller, id, fields);
       refuseBlockingPlatform(row.platform, fields);
       checkNotSubresellerRequestByNonAdmin(auth.caller, fields);
-      if (!isAdmin(auth.caller) && row.owner_subreseller_id === auth.caller.customerId) checkNetworkOwnerTier(fields, false);
+      if (!isAdmin(auth.caller) && row.owner_subreseller_id === auth.caller.customerId) checkNetworkOwnerTier(fields, false, enumFromName(LicenseTier, row.license_tier));
       const name = validateName(fields.name, false);
       await writeAndAnnounce(id, (trx) => updateCustomerColumns(trx, id, customerColumns(fields, name)))
         .catch((e) => {
