@@ -166,3 +166,15 @@ describe("trees built in code (quick filters) are checked like parsed ones", () 
     expect(compileTree(node)).toThrow(InvalidFilterError);
   });
 });
+
+describe("'`>`, `≥`, `‹`, `≤` numeric or date comparison': numeric ids are numbers", () => {
+  test("a bigint id (customers' ids are longs) takes the range operators; text and uuid ids do not", () => {
+    const resource = (sqlType: "bigint" | "uuid" | "text") => defineResource({ table: "account", fields: { id: { type: "id", sqlType }, name: { type: "string" } } });
+    const numeric = applyFilter(knex("account").select("id"), resource("bigint"), "id>10,id≤20").toSQL();
+    expect(numeric.sql).toContain('"account"."id" > ?::bigint');
+    expect(numeric.sql).toContain('"account"."id" <= ?::bigint');
+    for (const sqlType of ["uuid", "text"] as const) {
+      expect(() => applyFilter(knex("account"), resource(sqlType), "id>10"), sqlType).toThrow("operator '>' does not apply to 'id'");
+    }
+  });
+});

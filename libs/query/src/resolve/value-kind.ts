@@ -47,7 +47,11 @@ const OPERATORS_BY_KIND: Record<ValueKind["kind"], readonly FilterOperator[]> = 
   json: [],
 };
 
+/** Numeric ids (customers, ...) order as numbers: ">, ≥, <, ≤ numeric or date comparison" applies to them. */
+const NUMERIC_ID_OPERATORS: readonly FilterOperator[] = OPERATORS_BY_KIND.number;
+
 export function operatorsFor(kind: ValueKind): readonly FilterOperator[] {
+  if (kind.kind === "id" && kind.sqlType === "bigint") return NUMERIC_ID_OPERATORS;
   return OPERATORS_BY_KIND[kind.kind];
 }
 
