@@ -15,6 +15,25 @@ afterAll(() => lib?.close());
 const names = (res: { body: { content: { name: string }[] } }) => res.body.content.map((f) => f.name).sort();
 
 describe("GET /api/v2/file", () => {
+  it("'sort: field,direction; repeatable; nested fields allowed': by the creator's e-mail or name (creator has email and name), either direction; the object itself is no sort key", async () => {
+    const t = await lib.tenant();
+    await lib.file(t, { name: "one.png", creator: { email: "b@x.test", name: "Zed" } });
+    await lib.file(t, { name: "two.png", creator: { email: "a@x.test", name: "Amy" } });
+    await lib.file(t, { name: "three.png", creator: { email: "c@x.test", name: "Max" } });
+    const sorted = async (sort: string) => {
+      const res = await lib.http.get("/api/v2/file", { token: t.viewer.token, query: { sort, select: "name,creator" } });
+      expect(res.status, res.text).toBe(200);
+      return res.body.content.map((f: { name: string }) => f.name);
+    };
+    expect(await sorted("creator.email,asc")).toEqual(["two.png", "one.png", "three.png"]);
+    expect(await sorted("creator.email,desc")).toEqual(["three.png", "one.png", "two.png"]);
+    expect(await sorted("creator.name,asc")).toEqual(["two.png", "three.png", "one.png"]);
+    const whole = await lib.http.get("/api/v2/file", { token: t.viewer.token, query: { sort: "creator,asc" } });
+    expect(whole.status, whole.text).toBe(400);
+    expect(whole.body.key).toBe("sort.error.invalid");
+    expect(whole.body.message).toContain("sort on one of its fields");
+  });
+
   it("lists with the common list parameters and the library filters (fileFolderId direct, fileFolderPath recursive, type, name)", async () => {
     const t = await lib.tenant();
     const sub = await lib.folder(t, t.rootId, "sub");

@@ -43,7 +43,8 @@ export const fileResource = defineResource({
     isBetaFile: { type: "boolean" },
     alphaDriveFileDetails: { type: "json", selectOnly: true },
     betaDriveFileDetails: { type: "json", selectOnly: true },
-    creator: { type: "json", computed: { sql: "json_build_object('email', ??, 'name', ??)", columns: ["creator_email", "creator_name"] } },
+    // Sortable by its fields ("nested fields allowed"): sort=creator.email,asc.
+    creator: { type: "json", sortable: true, computed: { sql: "json_build_object('email', ??, 'name', ??)", columns: ["creator_email", "creator_name"] } },
     // Blob keys here; turned into download URLs per request (file-list.ts). `location` carries the
     // file's name with its key (the download's Content-Disposition file name): LOCATION_SOURCE.
     // Signed URLs made after the query: nothing search or sort could compare.

@@ -1,5 +1,5 @@
 import { InvalidSortError, UnknownFieldError } from "../errors.js";
-import { isRelation, type ResourceRegistry } from "../registry/resource.js";
+import { isRelation, type ResolvedScalarField, type ResourceRegistry } from "../registry/resource.js";
 import { fieldExpression } from "../sql/field-expression.js";
 import { resolvePath } from "../resolve/resolve-path.js";
 import { relatedValueExpression } from "../sql/related-value.js";
@@ -56,6 +56,7 @@ function resolveSortEntry(resource: ResourceRegistry, entry: string): SortKey {
       entry,
     );
   }
+  if (path.kind === "field" && path.field.type === "json" && path.field.sortable && path.hops.length === 0) return jsonSortKey(resource, entry, field, direction, path.field, path.jsonPath);
   if (path.kind === "notNested" || path.jsonPath.length > 0 || !path.field.sortable) {
     throw new InvalidSortError(`Invalid sort '${entry}': '${field}' cannot be sorted on; sortable fields: ${sortableNames(resource).join(", ")}`, entry);
   }
@@ -66,14 +67,24 @@ function resolveSortEntry(resource: ResourceRegistry, entry: string): SortKey {
   return { field, direction, expression };
 }
 
+/**
+ * "nested fields allowed": a JSON field declared sortable (e.g. a file's `creator`, built from its
+ * columns) sorts by one of its fields, compared as jsonb (numbers as numbers, strings as strings).
+ */
+function jsonSortKey(resource: ResourceRegistry, entry: string, field: string, direction: "asc" | "desc", json: ResolvedScalarField, jsonPath: readonly string[]): SortKey {
+  if (jsonPath.length === 0) throw new InvalidSortError(`Invalid sort '${entry}': '${field}' is an object; sort on one of its fields (e.g. ${field}.<name>)`, entry);
+  const value = fieldExpression(json, json.column, resource.alias);
+  return { field, direction, expression: { sql: `((${value.sql})::jsonb #> ?::text[])`, bindings: [...value.bindings, jsonPath] } };
+}
+
 /** A sortable field reached through to-one relations only, or a to-one relation (a prefix of one). */
 function isSortablePath(resource: ResourceRegistry, name: string): boolean {
   const path = resolvePath(resource, name, () => true);
   if (path.kind !== "field" && path.kind !== "relation") return false;
   if (path.hops.some((hop) => hop.relation.cardinality === "many")) return false;
-  return path.kind === "relation" || (path.jsonPath.length === 0 && path.field.sortable);
+  return path.kind === "relation" || (path.jsonPath.length === 0 && path.field.sortable && path.field.type !== "json");
 }
 
 function sortableNames(resource: ResourceRegistry): string[] {
-  return [...resource.fields.values()].filter((field) => !isRelation(field) && field.sortable).map((field) => field.name);
+  return [...resource.fields.values()].filter((field) => !isRelation(field) && field.sortable).map((field) => (field.type === "json" ? `${field.name}.<field>` : field.name));
 }
