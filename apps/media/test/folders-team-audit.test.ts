@@ -161,6 +161,14 @@ describe("'restricted = sees only team-assigned resources': what a folder and a 
     const restrictedDuplicates = (await duplicatesAs(restricted.token)).body.content[0].duplicateDetails;
     expect(restrictedDuplicates).toEqual({ count: 1, files: [{ id: alsoVisible.id, name: "c-visible", fileFolderId: folder.id }] });
 
+    // Nor can search or sort on them tell more than the values do: they are per caller, so neither (400, for everyone).
+    for (const query of [{ search: `id=${folder.id},fileCount=3` }, { search: "firstFileThumbnail:a-hidden" }, { sort: "fileCount,desc" }]) {
+      const res = await lib.http.get("/api/v2/fileFolder", { token: restricted.token, query });
+      expect([res.status, res.body.key], JSON.stringify(query)).toEqual([400, "search" in query ? "search.error.invalid" : "sort.error.invalid"]);
+    }
+    const bySearch = await lib.http.get("/api/v2/file", { token: restricted.token, query: { search: `id=${visible.id},duplicateDetails.count=2` } });
+    expect([bySearch.status, bySearch.body.key]).toEqual([400, "search.error.invalid"]);
+
     // The breadcrumb renders its folders as the list does.
     const breadcrumb = await lib.http.get("/api/v2/fileFolder/breadcrumb", { token: restricted.token, query: { folderId: folder.id } });
     expect(breadcrumb.status, breadcrumb.text).toBe(200);

@@ -155,8 +155,36 @@ describe("a restricted user creates only what its teams show", { timeout: 30_000
     const both = await upload(restricted.token, "shared.png", { teamIds: `${teamA}:false,${teamB}:false` });
     expect(both.status, both.text).toBe(200);
     expect(both.body[0]).toMatchObject({ name: "shared.png" });
+    // A team the creator reads only would leave it unable to finish or change the file.
+    const readOnly = await upload(restricted.token, "read-only.png", { teamIds: `${teamA}:true` });
+    expect([readOnly.status, readOnly.body.key], readOnly.text).toEqual([400, "team.error.notWritableByCreator"]);
     // An owner (full team access) may hand a file to any team.
     expect((await upload(t.owner.token, "for-b.png", { teamIds: `${teamB}:false` })).status).toBe(200);
+  });
+
+  it("chunked complete checks again for the caller completing: a session opened for team A, completed after the user left team A, is refused (400) while it can still be recovered or cancelled", async () => {
+    const u = await env.tenant();
+    const user = await createUser(http(), env.admin, u.id, "EDITOR", { restricted: true });
+    const [mine, other] = await Promise.all(["mine", "other"].map(async (name) => (await http().post("/api/team/", { token: u.owner.token, body: { name: `${name}-${randomUUID()}` } })).body.id as string));
+    // Two teams: left with one, the user stays team-restricted (in no team, userFullAccessIfNotInTeam would give it everything).
+    const membership = (assign: boolean) =>
+      http().post("/api/user/updateTeamAssignments", {
+        token: u.owner.token,
+        query: { email: user.email },
+        body: assign ? { assignToTeams: [{ teamId: mine, readOnly: false }, { teamId: other, readOnly: false }] } : { removeFromTeamIds: [mine] },
+      });
+    expect((await membership(true)).status).toBeLessThan(300);
+    const probe = await eventually(() => upload(user.token, "probe.png", { teamIds: `${mine}:false` }), (r) => r.status === 200, "team membership replicated");
+    const opened = await init(user.token, { teamIds: `${mine}:false` });
+    expect(opened.status, opened.text).toBe(200);
+    const uploadId = opened.body.uploadId as string;
+    expect((await http().put(`/api/v2/file/upload/${uploadId}/part/1`, { token: user.token, body: Buffer.alloc(20, 1), headers: { "content-type": "application/octet-stream" } })).status).toBeLessThan(300);
+    expect((await membership(false)).status).toBeLessThan(300);
+    await eventually(() => http().get("/api/v2/file", { token: user.token, query: { search: `id=${probe.body[0].id}` } }), (r) => r.body.totalElements === 0, "membership change replicated");
+    const refused = await http().post(`/api/v2/file/upload/${uploadId}/complete`, { token: user.token });
+    expect([refused.status, refused.body.key], refused.text).toEqual([400, "team.error.notVisibleToCreator"]);
+    expect(await media()("file").where({ customer_id: u.id, name: "clip.mp4" })).toHaveLength(0);
+    expect((await http().get(`/api/v2/file/upload/${uploadId}/recover`, { token: user.token })).status).toBe(200);
   });
 
   it("where the customer hides items without a team (accessResourcesWithoutTeam false): an item without one is refused to its restricted creator, and the root, hidden from it, is named as parentId as it is left out (isFileAndFolderCreationEnabledInRootForTeamUsers)", async () => {
@@ -181,5 +209,11 @@ describe("a restricted user creates only what its teams show", { timeout: 30_000
     const inherited = await upload(user.token, "inherits.png", { parentId: folder.body.id, inheritParentTeams: true });
     expect(inherited.status, inherited.text).toBe(200);
     expectHidden(await upload(user.token, "inherits-not.png", { parentId: folder.body.id }), "the same without inheritParentTeams");
+
+    // A root an OWNER gave the user's team read-only stays read-only for it.
+    const rootTeams = await http().post("/api/fileFolder/updateTeamAssignments", { token: u.owner.token, query: { fileFolderId: u.rootId }, body: { assignToTeams: [{ teamId: own, readOnly: true }] } });
+    expect(rootTeams.status, rootTeams.text).toBeLessThan(300);
+    const intoReadOnlyRoot = await upload(user.token, "ro-root.png", { ...withTeam, parentId: u.rootId });
+    expect([intoReadOnlyRoot.status, intoReadOnlyRoot.body.key], intoReadOnlyRoot.text).toEqual([403, "team.error.readOnly"]);
   });
 });

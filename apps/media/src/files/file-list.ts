@@ -12,7 +12,7 @@ import { selectsField } from "./select-defaults.js";
 import { callerCannotWrite } from "./caller.js";
 import { resolveFilteredFolderSearch } from "../folders/filtered-folder-search.js";
 import { fileNotFound } from "./file-repository.js";
-import { completeVisibleDuplicates } from "./visible-duplicates.js";
+import { completeDuplicates } from "./duplicates.js";
 import type { FileDeps } from "./file-deps.js";
 
 /** Service conditions beside the list's own (`extend`), and the endpoint's own names for search/select. */
@@ -35,7 +35,7 @@ export async function listFiles(ctx: HandlerContext, deps: FileDeps, query: List
   const visible = folder !== undefined && (!teams || visibleThroughTeamIds(teams, folder.teamIds));
   const quickFilterOfFolder = visible ? folder.id : undefined;
   const result = await listRpc(ctx, { knex: deps.knex, resource: fileResource, message: FileSchema, query: q, scope: auth.scope, extend, teams, quickFilters: deps.quickFilters, quickFilterOfFolder, names });
-  await completeVisibleDuplicates(deps.knex, result.content, teams);
+  await completeDuplicates(deps.knex, result.content, teams);
   for (const file of result.content) completeFile(file, auth, deps);
   return result;
 }

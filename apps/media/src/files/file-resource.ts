@@ -52,15 +52,9 @@ export const fileResource = defineResource({
     thumbnail: { type: "string", computed: { sql: "??", columns: ["thumbnail_key"] }, completedAfterQuery: true },
     // Per caller (team hook, role): filled in by the list, so neither sortable nor searchable.
     readOnly: { type: "boolean", computed: { sql: "false", columns: [] }, completedAfterQuery: true },
-    // "duplicateDetails: files with the same checksum (select-only)", same tenant.
-    duplicateDetails: {
-      type: "json",
-      computed: {
-        sql: `(select json_build_object('count', count(*), 'files', coalesce(json_agg(json_build_object('id', d.id, 'name', d.name, 'fileFolderId', d.file_folder_id) order by d.id), '[]'::json))
-               from file d where d.customer_id = ?? and d.crc_check_sum = ?? and d.id <> ??)`,
-        columns: ["customer_id", "crc_check_sum", "id"],
-      },
-    },
+    // "duplicateDetails: files with the same checksum (select-only)", same tenant, of those the
+    // caller's teams show: per caller, so filled in after the query (duplicates.ts).
+    duplicateDetails: { type: "json", computed: { sql: "json_build_object()", columns: [] }, completedAfterQuery: true },
     usageDetails: { type: "json", computed: EMPTY_USAGE },
     campaignUsageDetails: { type: "json", computed: EMPTY_OBJECT },
     topLevelCampaignUsageDetails: { type: "json", computed: EMPTY_OBJECT },

@@ -22,11 +22,14 @@ export interface MediaTeamHooks {
   /** On delete: drop the assignments of these resources (same transaction). */
   removeAll(trx: Knex.Transaction, kind: TeamResourceKind, resourceIds: string[]): Promise<void>;
   /**
-   * Before a create: refuse (400 team.error.notVisibleToCreator) when the new resource's teams (its
-   * `teamIds`, plus the parent's when inherited) would hide it from the caller: it could not read,
-   * finish (thumbnail) or delete what it made. Optional: absent = no team restriction.
+   * Before a create: refuse (400 team.error.notVisibleToCreator / notWritableByCreator) when the new
+   * resource's teams (its `teamIds`, plus the parent's when inherited) would hide it from the caller
+   * or leave it read-only: it could not finish (thumbnail), change or delete what it made.
+   * Optional: absent = no team restriction.
    */
-  assertVisibleOnCreate?(db: Knex | Knex.Transaction, auth: AuthContext, assignments: readonly TeamAssignmentInput[], inheritFromFolderId?: string): Promise<void>;
+  assertCreatorCanWrite?(db: Knex | Knex.Transaction, auth: AuthContext, assignments: readonly TeamAssignmentInput[], inheritFromFolderId?: string): Promise<void>;
+  /** Before a create in the root named by id: 403 when the caller's teams hold the root read-only (hidden, or without teams: the root-creation setting decides). Optional. */
+  assertRootWritable?(db: Knex | Knex.Transaction, auth: AuthContext, rootId: string): Promise<void>;
   /** Before a write: refuse when the caller only holds read-only team access to the resource. */
   assertWritable(db: Knex | Knex.Transaction, auth: AuthContext, kind: TeamResourceKind, resourceIds: string[]): Promise<void>;
   /**

@@ -1,7 +1,7 @@
 // The folder list's fields (document 1 "File folder"; filters `parentId`
 // (`=NULL` for roots) and recursive `fileFolderPath`). readOnly and
-// firstFileThumbnail are completed per caller after the query (folder-list.ts),
-// fileCount and firstFileThumbnail of filtered folders too (filtered-folder-counts.ts).
+// firstFileThumbnail and fileCount are completed per caller after the query (folder-list.ts,
+// folder-contents.ts), those of filtered folders by filtered-folder-counts.ts.
 import { defineResource } from "@signage/query";
 
 const EMPTY_OBJECT = { sql: "json_build_object()", columns: [] };
@@ -35,13 +35,12 @@ export const fileFolderResource = defineResource({
     cleanupOutdatedFiles: { type: "boolean" },
     quickFilterId: { type: "id", sqlType: "text" },
     createDate: { type: "timestamp", column: "created_date" },
-    // Files directly in the folder (filtered folders: replaced in filtered-folder-counts.ts).
-    fileCount: { type: "number", computed: { sql: "(select count(*) from file fc where fc.file_folder_id = ??)", columns: ["id"] } },
-    // The first file's (by name) thumbnail blob key; turned into a URL per request.
-    firstFileThumbnail: {
-      type: "string",
-      computed: { sql: "(select ft.thumbnail_key from file ft where ft.file_folder_id = ?? order by ft.name, ft.id limit 1)", columns: ["id"] },
-    },
+    // Files directly in the folder that the caller's teams show, and the first one's (by name)
+    // thumbnail: per caller, so filled in after the query (folder-contents.ts; filtered folders:
+    // filtered-folder-counts.ts) and neither searchable nor sortable (a search on the count of
+    // every file would tell a restricted caller about files its teams hide).
+    fileCount: { type: "number", computed: { sql: "0", columns: [] }, completedAfterQuery: true },
+    firstFileThumbnail: { type: "string", computed: { sql: "null", columns: [] }, completedAfterQuery: true },
     // Per caller (team hook, role): filled in by the list, so neither sortable nor searchable.
     readOnly: { type: "boolean", computed: { sql: "false", columns: [] }, completedAfterQuery: true },
     alphaDriveFolderDetails: { type: "json", computed: { sql: "case when ?? = 'alpha' then ?? end", columns: ["sync_source", "sync_settings"] } },

@@ -11,7 +11,7 @@ import { selectsField, withDefaultExtras } from "../files/select-defaults.js";
 import { callerCannotWrite } from "../files/caller.js";
 import { folderNotFound } from "./folder-repository.js";
 import { completeFilteredFolders } from "./filtered-folder-counts.js";
-import { completeVisibleFolderContents } from "./visible-folder-contents.js";
+import { completeFolderContents } from "./folder-contents.js";
 import type { FileDeps } from "../files/file-deps.js";
 
 export async function listFolders(ctx: HandlerContext, deps: FileDeps, query: ListQuery | undefined, options: ListOptions = {}) {
@@ -23,7 +23,7 @@ export async function listFolders(ctx: HandlerContext, deps: FileDeps, query: Li
   const result = await listRpc(ctx, { knex: deps.knex, resource: fileFolderResource, message: FileFolderSchema, query: q, scope: auth.scope, extend, teams, names });
   const contentFields = { fileCount: selectsField(select, "fileCount"), firstFileThumbnail: selectsField(select, "firstFileThumbnail") };
   if (contentFields.fileCount || contentFields.firstFileThumbnail) {
-    await completeVisibleFolderContents(deps.knex, result.content, contentFields, teams);
+    await completeFolderContents(deps.knex, result.content, contentFields, teams);
     await completeFilteredFolders(ctx, deps, result.content, contentFields, teams);
   }
   for (const folder of result.content) completeFolder(folder, auth, deps);

@@ -23,8 +23,8 @@ export async function assertMayCreateInRoot(teams: MediaTeamHooks, auth: AuthCon
  * anything is stored: the parent must be writable for the caller, except the root, where
  * isFileAndFolderCreationEnabledInRootForTeamUsers decides (a root without teams is hidden from
  * team users whose customer shows them only team items: naming it must work as leaving the
- * parent out does); and the new item must stay visible to the caller (its teams, plus the
- * parent's when `inheritParentTeams`).
+ * parent out does, unless the caller's teams hold it read-only); and the new item must stay
+ * writable for the caller (its teams, plus the parent's when `inheritParentTeams`).
  */
 export async function assertMayCreateIn(
   db: Knex | Knex.Transaction,
@@ -36,6 +36,7 @@ export async function assertMayCreateIn(
 ): Promise<void> {
   const inRoot = !parent || parent.parent_id === null;
   if (parent && !inRoot) await teams.assertWritable(db, auth, "fileFolder", [parent.id]);
+  if (parent && inRoot) await teams.assertRootWritable?.(db, auth, parent.id);
   await assertMayCreateInRoot(teams, auth, inRoot);
-  await teams.assertVisibleOnCreate?.(db, auth, assignments, inheritParentTeams ? parent?.id : undefined);
+  await teams.assertCreatorCanWrite?.(db, auth, assignments, inheritParentTeams ? parent?.id : undefined);
 }

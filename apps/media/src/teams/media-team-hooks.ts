@@ -2,7 +2,7 @@
 // over media's team_assignment table and team replica.
 import { Code } from "@connectrpc/connect";
 import type { Knex } from "knex";
-import { resourceAccess, serviceError, visibleThroughTeamIds, type AuthContext, type TeamAccess } from "@signage/auth";
+import { resourceAccess, serviceError, type AuthContext, type TeamAccess } from "@signage/auth";
 import {
   assignOnCreate,
   assignmentsOfResource,
@@ -55,20 +55,36 @@ export function mediaTeamHooks(tables: TeamResourceTables, facts: TeamFactsSourc
       await assignOnCreate(trx, tableOf(tables, kind), { resourceId, customerId, teams: assignments, inheritFromResourceId: inheritFromFolderId });
     },
 
-    async assertVisibleOnCreate(db, auth, assignments, inheritFromFolderId) {
+    async assertCreatorCanWrite(db, auth, assignments, inheritFromFolderId) {
       const access = await teamAccessForCaller(facts, auth.caller);
       if (access.kind === "full") return;
-      const teamIds = new Set(assignments.map((a) => a.teamId));
-      if (inheritFromFolderId) for (const a of await assignmentsOfResource(db, inheritFromFolderId)) teamIds.add(a.teamId);
-      if (visibleThroughTeamIds(access, [...teamIds])) return;
+      // As assignOnCreate will write them: the parent's when inherited, the request's own entries winning.
+      const byTeam = new Map<string, boolean>();
+      if (inheritFromFolderId) for (const a of await assignmentsOfResource(db, inheritFromFolderId)) byTeam.set(a.teamId, a.readOnly);
+      for (const a of assignments) byTeam.set(a.teamId, a.readOnly);
+      const teams = [...byTeam].map(([teamId, readOnly]) => ({ teamId, readOnly }));
+      const result = resourceAccess(access, teams);
+      if (result === "write") return;
+      const teamIds = teams.map((t) => t.teamId);
+      if (result === "read") {
+        throw serviceError(Code.InvalidArgument, "team.error.notWritableByCreator", "Through its teams the new item would be read-only for you: assign one of your teams you may write, with readOnly false, in teamIds", { fields: "teamIds", teamIds });
+      }
       throw serviceError(
         Code.InvalidArgument,
         "team.error.notVisibleToCreator",
-        teamIds.size === 0
+        teamIds.length === 0
           ? "Without a team the new item would be hidden from you (your customer shows team users only items of their teams): assign one of your teams with teamIds"
           : "The new item would be held only by teams you are not a member of, which hides it from you: assign one of your teams with teamIds",
-        { fields: "teamIds", teamIds: [...teamIds] },
+        { fields: "teamIds", teamIds },
       );
+    },
+
+    async assertRootWritable(db, auth, rootId) {
+      const access = await teamAccessForCaller(facts, auth.caller);
+      if (access.kind === "full") return;
+      const assignments = (await assignmentsOfResources(db, [rootId])).get(rootId) ?? [];
+      // A root an OWNER gave the caller's teams read-only is read-only for it; hidden or without teams, the root-creation setting decides.
+      if (assignments.length > 0 && resourceAccess(access, assignments) === "read") requireWritable(access, "fileFolder", rootId, assignments);
     },
 
     async removeAll(trx, _kind, resourceIds) {

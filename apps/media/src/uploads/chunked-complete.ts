@@ -29,6 +29,7 @@ import { ownWrittenBlobs } from "./blob-write.js";
 import { PartChangedError } from "@signage/storage";
 import { callerName } from "./upload-creator.js";
 import { requireUploadTeams } from "./upload-teams.js";
+import { assertMayCreateIn } from "../folders/root-creation.js";
 import type { UploadDeps } from "./upload-deps.js";
 
 async function claim(deps: UploadDeps, ctx: HandlerContext, uploadId: string): Promise<SessionRow> {
@@ -59,9 +60,12 @@ async function checkBeforeAssembly(deps: UploadDeps, ctx: HandlerContext, sessio
   const customerId = Number(session.customer_id);
   const quota = await storageQuota(ctx, deps, customerId);
   assertFits(quota, total);
-  if (session.parent_id) await requireStoredFolder(deps.files.knex, customerId, session.parent_id);
+  const parent = session.parent_id ? await requireStoredFolder(deps.files.knex, customerId, session.parent_id) : undefined;
   // A team deleted since init: refused while the session can still be cancelled or recovered.
-  await requireUploadTeams(ctx, deps, customerId, parseTeamIdsParam(session.team_ids ?? undefined));
+  const assignments = parseTeamIdsParam(session.team_ids ?? undefined);
+  await requireUploadTeams(ctx, deps, customerId, assignments);
+  // Init's team checks again, for the caller completing (team access may have changed since; another team user may complete).
+  await assertMayCreateIn(deps.files.knex, deps.files.teams, requireAuth(ctx), parent, assignments, false);
   return { parts, quota };
 }
 

@@ -1,8 +1,8 @@
-// duplicateDetails for a team-restricted caller: document 2, "User": "restricted = sees only
-// team-assigned resources". The resource's SQL lists every file of the tenant with the same
-// checksum, the same for every caller, which would name files the caller's teams hide (id, name,
-// folder). For such a caller the page's duplicates are read again at once, with the file list's
-// team visibility, in the same shape: {count, files: [{id, name, fileFolderId}]} ordered by id.
+// duplicateDetails: "files with the same checksum (select-only)", same tenant, of those the caller
+// sees: document 2, "User": "restricted = sees only team-assigned resources". Hidden files must not
+// be named (id, name, folder) to a team-restricted caller, so the value is per caller and filled in
+// after the query, for the whole page in one statement, in the shape
+// {count, files: [{id, name, fileFolderId}]} ordered by id.
 import type { Knex } from "knex";
 import { teamVisibilityHook, type TeamAccess } from "@signage/auth";
 import type { File } from "@signage/contracts/signage/media/v1/file_pb";
@@ -14,9 +14,8 @@ interface DuplicateRow {
   file_folder_id: string | null;
 }
 
-/** Overwrites duplicateDetails where selected. Full team access: nothing to do. */
-export async function completeVisibleDuplicates(knex: Knex, files: File[], teams: TeamAccess | undefined): Promise<void> {
-  if (!teams || teams.kind === "full") return;
+/** Sets duplicateDetails where selected. `teams` undefined or full: every duplicate counts. */
+export async function completeDuplicates(knex: Knex, files: File[], teams: TeamAccess | undefined): Promise<void> {
   const selected = files.filter((f) => f.duplicateDetails !== undefined);
   if (selected.length === 0) return;
   const qb = knex("file as o")
@@ -24,9 +23,13 @@ export async function completeVisibleDuplicates(knex: Knex, files: File[], teams
     .whereRaw("o.id = any(?::uuid[])", [selected.map((f) => f.id)])
     .select("o.id as of_id", "d.id", "d.name", "d.file_folder_id")
     .orderBy(["o.id", "d.id"]);
-  teamVisibilityHook(teams)(qb, { column: (column) => `d.${column}` });
+  if (teams) teamVisibilityHook(teams)(qb, { column: (column) => `d.${column}` });
   const byFile = new Map<string, DuplicateRow[]>();
-  for (const row of (await qb) as DuplicateRow[]) byFile.set(row.of_id, [...(byFile.get(row.of_id) ?? []), row]);
+  for (const row of (await qb) as DuplicateRow[]) {
+    const rows = byFile.get(row.of_id);
+    if (rows) rows.push(row);
+    else byFile.set(row.of_id, [row]);
+  }
   for (const file of selected) {
     const rows = byFile.get(file.id) ?? [];
     file.duplicateDetails = { count: rows.length, files: rows.map((r) => ({ id: r.id, name: r.name, fileFolderId: r.file_folder_id })) };
