@@ -65,8 +65,9 @@ describe("POST /oauth/token grants", () => {
     expect((await failure(core.auth.issueToken({ grantType: "client_credentials", clientId: client.clientId, clientSecret: "wrong" }))).code).toBe(Code.Unauthenticated);
   });
 
-  it("unsupported grants are refused with a clear key", async () => {
+  it("unsupported grants are refused with a clear key; RFC 6749 5.2: a missing grant_type is invalid_request ('The request is missing a required parameter')", async () => {
     expect((await failure(core.auth.issueToken({ grantType: "implicit" }))).key).toBe("oauth.error.unsupported_grant_type");
+    expect((await failure(core.auth.issueToken({ grantType: "" }))).key).toBe("oauth.error.invalid_request");
   });
 });
 

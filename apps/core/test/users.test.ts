@@ -108,6 +108,17 @@ describe("users", () => {
     await withCode.createUser({ customerId: customerA, user: { email: "x@a.test", role: Role.VIEWER, password: "password-1" } });
   });
 
+  it("2FA turned off by an operator, then set up again at once: the new secret's current code confirms it (the old secret's last step does not make it a replay)", async () => {
+    await adminUsers.createUser({ customerId: customerA, user: { email: "re2fa@a.test", role: Role.VIEWER, password: "password-1" } });
+    const me = core.as(UserService, await core.login("re2fa@a.test", "password-1"));
+    const first = await me.setTwoFactor({ enable: true });
+    expect((await me.setTwoFactor({ enable: true, totp: currentTotpCode(first.secret!) })).use2fa).toBe(true);
+    await adminUsers.updateUser({ email: "re2fa@a.test", user: { use2fa: false } });
+    const again = core.as(UserService, await core.login("re2fa@a.test", "password-1"));
+    const second = await again.setTwoFactor({ enable: true });
+    expect((await again.setTwoFactor({ enable: true, totp: currentTotpCode(second.secret!) })).use2fa).toBe(true);
+  });
+
   it("profile picture: PNG stored and served; non-images refused as unsupported media", async () => {
     await adminUsers.createUser({ customerId: customerA, user: { email: "pic@a.test", role: Role.VIEWER, password: "password-1" } });
     const me = core.as(UserService, await core.login("pic@a.test", "password-1"));

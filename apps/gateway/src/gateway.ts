@@ -18,6 +18,7 @@ import type { Log } from "./log.js";
 import { tracingMiddleware } from "./http/tracing-middleware.js";
 import { corsMiddleware } from "./http/cors.js";
 import { proxySettings } from "./http/client-address.js";
+import { wwwAuthenticateFor } from "./http/www-authenticate.js";
 import { trace } from "@opentelemetry/api";
 import { DEFAULT_STREAMING_OPTIONS, type StreamingOptions } from "./streaming/index.js";
 
@@ -79,6 +80,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       ctx.body = body;
       const retryAfter = retryAfterOf(body);
       if (retryAfter) ctx.set("Retry-After", retryAfter);
+      if (body.status === 401) ctx.set("WWW-Authenticate", wwwAuthenticateFor(ctx));
     } finally {
       // A body read in part (an error, or a service that answered early): Node only
       // discards bodies nobody started reading, so drain the rest here.

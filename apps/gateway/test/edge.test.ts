@@ -133,6 +133,45 @@ describe("REST edge", () => {
     expect(seen).toMatchObject({ clientId: "my client", clientSecret: "p:ss:w" });
   });
 
+  // RFC 6750 3: "the resource server MUST include the HTTP WWW-Authenticate response header field"
+  // on a 401, with error="invalid_token" when a presented token was refused; RFC 6749 5.2: a client
+  // that authenticated with Basic at the token endpoint is challenged with Basic.
+  it("challenges every 401 with WWW-Authenticate (exposed to browsers)", async () => {
+    const unauthenticated = () => {
+      throw new ConnectError("no", Code.Unauthenticated);
+    };
+    const base = gatewayWith((router) => {
+      router.service(CustomerService, { listCustomers: unauthenticated });
+      router.service(AuthService, { issueToken: unauthenticated });
+    });
+    const challenge = async (path: string, init: RequestInit = {}) => (await fetch(`${base}${path}`, init)).headers.get("www-authenticate");
+    expect(await challenge("/api/customer")).toBe('Bearer realm="signage"');
+    expect(await challenge("/api/customer", { headers: { authorization: "Bearer expired" } })).toBe('Bearer realm="signage", error="invalid_token"');
+    const basic = `Basic ${Buffer.from("client:wrong").toString("base64")}`;
+    expect(await challenge("/oauth/token", { method: "POST", headers: { authorization: basic }, body: new URLSearchParams({ grant_type: "client_credentials" }) })).toBe('Basic realm="signage"');
+    expect(await challenge("/oauth/token", { method: "POST", headers: { authorization: "Basic %%%" }, body: new URLSearchParams({ grant_type: "client_credentials" }) })).toBe('Basic realm="signage"');
+  });
+
+  // RFC 7009 2.1: "token REQUIRED"; 2.2.1 / RFC 6749 5.2: a missing parameter is invalid_request.
+  it("answers /oauth/revoke without a token 400 invalid_request, revoking nothing", async () => {
+    let revoked = 0;
+    const base = gatewayWith((router) => router.service(AuthService, { revokeToken: () => (revoked++, {}) }));
+    const res = await fetch(`${base}/oauth/revoke`, { method: "POST", body: new URLSearchParams({ foo: "bar" }) });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ status: 400, error: "invalid_request", key: "oauth.error.invalid_request" });
+    expect(revoked).toBe(0);
+    expect((await fetch(`${base}/oauth/revoke`, { method: "POST", body: new URLSearchParams({ token: "t" }) })).status).toBe(200);
+    expect(revoked).toBe(1);
+  });
+
+  // A caller's own data (a new 2FA secret among it) must not be kept by a cache.
+  it("marks API answers Cache-Control: no-store", async () => {
+    const base = gatewayWith((router) => router.service(CustomerService, { listCustomers: () => ({ content: [] }) }));
+    const res = await fetch(`${base}/api/customer`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+  });
+
   // Bad input gets a clear 4xx naming where it is: a JSON body that is not an object says so.
   it("names the request body when it is JSON but not an object", async () => {
     const base = gatewayWith(() => {});

@@ -147,6 +147,9 @@ export function authService(deps: CoreDeps): Partial<ServiceImpl<typeof AuthServ
           });
           return { accessToken: access.token, tokenType: "Bearer", expiresIn: BigInt(access.expiresIn) };
         }
+        case "":
+          // RFC 6749 5.2: a missing required parameter is invalid_request, not an unsupported grant.
+          throw serviceError(Code.InvalidArgument, "oauth.error.invalid_request", "grant_type is required: password, refresh_token or client_credentials");
         default:
           throw serviceError(Code.InvalidArgument, "oauth.error.unsupported_grant_type", `Unsupported grant_type '${req.grantType}'; use password, refresh_token or client_credentials`);
       }

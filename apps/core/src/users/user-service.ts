@@ -16,6 +16,7 @@ import { isUniqueViolation } from "../customers/customer-repository.js";
 import { revokeAllRefreshTokens } from "../oauth/refresh-tokens.js";
 import { useTotpCode } from "./totp-use.js";
 import { totpSubject } from "../oauth/attempt-throttle.js";
+import { TWO_FACTOR_OFF } from "./two-factor-off.js";
 import { clientAddressOf } from "../oauth/client-address.js";
 import { logPasswordLock } from "../oauth/password-lock-log.js";
 import { listUsers } from "./user-list.js";
@@ -198,7 +199,7 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
       }
       // An OWNER or ADMIN may reset another user's 2FA; its own stays on while its customer forces 2FA, as in POST /api/user/2fa.
       if (fields.use2fa === false && target.use_2fa && target.id === auth.caller.userId && target.customer_force_2fa) throw twoFactorMandatory(target);
-      if (fields.use2fa === false) Object.assign(columns, { use_2fa: false, totp_secret: null, pending_totp_secret: null });
+      if (fields.use2fa === false) Object.assign(columns, TWO_FACTOR_OFF);
       // Turning 2FA on needs the user's authenticator, so only the user can (instead of a silent no-op).
       if (fields.use2fa === true && !target.use_2fa) {
         throw serviceError(Code.InvalidArgument, "user.error.use2faSelfService", "2FA is turned on by the user itself: POST /api/user/2fa?enable=true, then confirm with a totp code", { fields: "use2FA" });
@@ -262,7 +263,7 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
         // may still reset another user's 2FA (PUT /api/user/?email=, use2FA false).
         if (me.customer_force_2fa) throw twoFactorMandatory(me);
         // The interceptor already demanded a valid x-totp (sensitive method, 2FA on).
-        await knex("app_user").where({ id: me.id }).update({ use_2fa: false, totp_secret: null, pending_totp_secret: null });
+        await knex("app_user").where({ id: me.id }).update(TWO_FACTOR_OFF);
         return { use2fa: false };
       }
       if (me.use_2fa) {

@@ -3,6 +3,7 @@
 // RFC 6749 `error`/`error_description` next to the platform's `message`/`key`
 // so both OAuth client libraries and platform clients can read them.
 import type Router from "@koa/router";
+import type { Context } from "koa";
 import { ConnectError } from "@connectrpc/connect";
 import { AuthService } from "@signage/contracts/signage/core/v1/auth_pb";
 import type { Upstreams } from "../upstreams.js";
@@ -11,6 +12,7 @@ import { AuthErrorKey } from "@signage/auth";
 import { errorBodyFor, HttpError, retryAfterOf } from "../http/error-body.js";
 import { responseAbortSignal } from "../http/response-abort-signal.js";
 import { setClientAddress } from "../http/forward-headers.js";
+import { wwwAuthenticateFor } from "../http/www-authenticate.js";
 
 const FORM_LIMIT = 16 * 1024;
 
@@ -69,20 +71,17 @@ export function mountOAuthRoutes(router: Router, upstreams: Upstreams, callTimeo
         ...(t.refreshToken ? { refresh_token: t.refreshToken } : {}),
       };
     } catch (err) {
-      const { body, unexpected } = errorBodyFor(err);
-      if (unexpected) throw err;
-      ctx.status = body.status;
-      ctx.body = { ...body, error: oauthErrorCode(body.key), error_description: body.message };
-      const retryAfter = retryAfterOf(body);
-      if (retryAfter) ctx.set("Retry-After", retryAfter);
+      answerOAuthError(ctx, err);
     }
   });
 
   router.post("/oauth/revoke", async (ctx) => {
     const form = await readFormBody(ctx, FORM_LIMIT);
     const token = form.get("token");
+    // RFC 7009 2.1: token is REQUIRED; its absence is invalid_request (2.2.1, RFC 6749 5.2).
+    if (!token) return answerOAuthError(ctx, new HttpError(400, "oauth.error.invalid_request", "token is required (RFC 7009 2.1)"));
     try {
-      if (token) await transport.unary(AuthService.method.revokeToken, undefined, callTimeoutMs, undefined, { token });
+      await transport.unary(AuthService.method.revokeToken, undefined, callTimeoutMs, undefined, { token });
     } catch (err) {
       // RFC 7009: an unknown token is not an error for the client.
       if (!(err instanceof ConnectError)) throw err;
@@ -90,4 +89,15 @@ export function mountOAuthRoutes(router: Router, upstreams: Upstreams, callTimeo
     ctx.status = 200;
     ctx.body = {};
   });
+}
+
+/** An OAuth endpoint's failure: the platform's error body with RFC 6749 `error`/`error_description`, and its headers. */
+function answerOAuthError(ctx: Context, err: unknown): void {
+  const { body, unexpected } = errorBodyFor(err);
+  if (unexpected) throw err;
+  ctx.status = body.status;
+  ctx.body = { ...body, error: oauthErrorCode(body.key), error_description: body.message };
+  const retryAfter = retryAfterOf(body);
+  if (retryAfter) ctx.set("Retry-After", retryAfter);
+  if (body.status === 401) ctx.set("WWW-Authenticate", wwwAuthenticateFor(ctx));
 }

@@ -59,6 +59,8 @@ export function mountRpcRoutes(router: Router, routes: RestRoute[], upstreams: U
         return;
       }
       const rendered = renderResponse(route, response.message as Record<string, unknown>);
+      // A caller's own data (secrets among it: a new 2FA secret, an API client's): never stored by a cache.
+      ctx.set("Cache-Control", "no-store");
       if (rendered === undefined) ctx.status = 204;
       else ctx.body = rendered;
     });
