@@ -151,3 +151,30 @@ describe("very long names", () => {
     expect((await platform.http.get("/api/v2/quickFilter", { token: owner.token, query: { size: 1, select: "id" } })).body.totalElements).toBe(1);
   });
 });
+
+describe("what a restricted user creates stays its own to work with", () => {
+  // Seed "User": "restricted = sees only team-assigned resources". A restricted EDITOR's quick filter
+  // held only by another team (or by none, where the customer hides items without a team) was
+  // created, and then 404 for its creator.
+  it("a quick filter held only by a team the creator is not in, or read-only for it, is 400 before anything is written; with its own team it is created and readable", async () => {
+    const { customerId, owner, editor } = await tenantWithEditor("Audit Teams Creator");
+    const [mine, other] = [await team(owner.token, "Mine"), await team(owner.token, "Other")];
+    expect((await platform.http.post("/api/user/updateTeamAssignments", { token: owner.token, query: { email: editor.email }, body: { assignToTeams: [{ teamId: mine, readOnly: false }] } })).status).toBe(204);
+    expect((await platform.http.put("/api/user/", { token: owner.token, query: { email: editor.email }, body: { restricted: true } })).status).toBe(200);
+    const create = (name: string, teamIds?: string) =>
+      platform.http.post("/api/quickFilter/", { token: editor.token, query: teamIds ? { teamIds } : {}, body: { name, filteredEntityType: "DEVICE", criteria: { search: "name:x" } } });
+
+    for (const [teamIds, key] of [[`${other}:false`, "team.error.notVisibleToCreator"], [`${mine}:true`, "team.error.notWritableByCreator"]] as const) {
+      const res = await create(`refused-${key}`, teamIds);
+      expect([res.status, res.body.key, res.body.details?.fields], res.text).toEqual([400, key, "teamIds"]);
+    }
+    expect(await platform.knexOf("core")("quick_filter").where({ customer_id: customerId }).whereLike("name", "refused-%")).toEqual([]);
+
+    const own = await create("own", `${mine}:false`);
+    expect(own.status, own.text).toBe(200);
+    expect((await platform.http.get(`/api/quickFilter/${own.body.id}`, { token: editor.token })).status).toBe(200);
+    // The owner (full team access) hands one to any team.
+    const forOther = await platform.http.post("/api/quickFilter/", { token: owner.token, query: { teamIds: `${other}:false` }, body: { name: "for-other", filteredEntityType: "DEVICE", criteria: { search: "name:x" } } });
+    expect(forOther.status, forOther.text).toBe(200);
+  });
+});

@@ -35,6 +35,7 @@ export {
 } from "./teams/team-assignment-store.js";
 export { localTeamDirectory, replicaTeamDirectory, unknownTeams, type TeamDirectory } from "./teams/team-directory.js";
 export { teamAssignmentService, updateResourceTeams, updateTeamResources, requireWritable, type TeamAssignmentDeps } from "./teams/team-assignment-service.js";
+export { requireCreatorCanWrite } from "./teams/creator-access.js";
 export { subscribeTeamReplica, applyTeamEvent, type TeamReplicaOptions } from "./teams/team-replica-consumer.js";
 export { createWakeSignal, schedulePeriodicJob, type PeriodicJob, type PeriodicJobOptions, type WakeSignal, type WakeSource } from "./periodic-job.js";
 export { missingParameter, requireParameter } from "./errors/required-parameter.js";

@@ -15,7 +15,6 @@ import {
   createTeamAccessResolver,
   teamAccessForCaller,
   localTeamDirectory,
-  parseTeamIdsParam,
   teamAssignmentService,
   teamResourceTables,
   updateResourceTeams,
@@ -56,6 +55,7 @@ export function coreTeams(input: { knex: Knex; outbox: Outbox; newId: IdGenerato
   const facts = coreTeamFacts(knex);
   const access = createTeamAccessResolver(facts);
   const directory = localTeamDirectory(knex);
+  const users = resourceTeams(USER_TEAM_TABLE, access, directory);
   const assignmentDeps: TeamAssignmentDeps = {
     knex,
     tables,
@@ -74,11 +74,8 @@ export function coreTeams(input: { knex: Knex; outbox: Outbox; newId: IdGenerato
     accessOfAuth: (auth) => teamAccessForCaller(facts, auth.caller),
     quickFilters: resourceTeams(QUICK_FILTER_TEAM_TABLE, access, directory),
     updateUserTeams: (ctx, userId, update) => updateResourceTeams(ctx, assignmentDeps, "user", userId, update),
-    async parseCreateTeams(ctx, customerId, teamIds) {
-      const teams = parseTeamIdsParam(teamIds);
-      if (teams.length > 0) await directory.requireTeams(ctx, customerId, teams.map((t) => t.teamId));
-      return teams;
-    },
+    // A user is team-enabled like any resource: its creator must be able to write it (creator-access.ts).
+    parseCreateTeams: (ctx, customerId, teamIds) => users.parseCreate(ctx, customerId, teamIds),
     async assignCreatedUser(trx, userId, customerId, teams) {
       if (teams.length === 0) return;
       await assignOnCreate(trx, USER_TEAM_TABLE, { resourceId: userId, customerId, teams });

@@ -9,6 +9,7 @@ import {
   assignmentsOfResource,
   deleteResourceAssignments,
   parseTeamIdsParam,
+  requireCreatorCanWrite,
   requireWritable,
   type TeamAccessResolver,
   type TeamDirectory,
@@ -17,7 +18,7 @@ import {
 
 export interface ResourceTeams {
   access(ctx: HandlerContext): Promise<TeamAccess>;
-  /** `teamIds=id:readOnly,...` parsed and checked against the tenant's teams (before the insert). */
+  /** `teamIds=id:readOnly,...` parsed and checked against the tenant's teams, and against the caller's (it must be able to write what it creates), before the insert. */
   parseCreate(ctx: HandlerContext, customerId: number, teamIds: string | undefined): Promise<ResourceTeamAssignment[]>;
   /** In the create transaction, after the row is inserted. */
   assignCreated(trx: Knex.Transaction, resourceId: string, customerId: number, teams: ResourceTeamAssignment[]): Promise<void>;
@@ -33,6 +34,7 @@ export function resourceTeams(table: TeamResourceTable, access: TeamAccessResolv
     async parseCreate(ctx, customerId, teamIds) {
       const teams = parseTeamIdsParam(teamIds);
       if (teams.length > 0) await directory.requireTeams(ctx, customerId, teams.map((t) => t.teamId));
+      requireCreatorCanWrite(await access(ctx), teams);
       return teams;
     },
     async assignCreated(trx, resourceId, customerId, teams) {

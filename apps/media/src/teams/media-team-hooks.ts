@@ -17,6 +17,7 @@ import {
   type TeamFactsSource,
   type TeamResourceTables,
   isUuid,
+  requireCreatorCanWrite,
 } from "@signage/runtime";
 import type { MediaTeamHooks, TeamAssignmentInput, TeamResourceKind } from "../files/team-hooks.js";
 
@@ -62,21 +63,7 @@ export function mediaTeamHooks(tables: TeamResourceTables, facts: TeamFactsSourc
       const byTeam = new Map<string, boolean>();
       if (inheritFromFolderId) for (const a of await assignmentsOfResource(db, inheritFromFolderId)) byTeam.set(a.teamId, a.readOnly);
       for (const a of assignments) byTeam.set(a.teamId, a.readOnly);
-      const teams = [...byTeam].map(([teamId, readOnly]) => ({ teamId, readOnly }));
-      const result = resourceAccess(access, teams);
-      if (result === "write") return;
-      const teamIds = teams.map((t) => t.teamId);
-      if (result === "read") {
-        throw serviceError(Code.InvalidArgument, "team.error.notWritableByCreator", "Through its teams the new item would be read-only for you: assign one of your teams you may write, with readOnly false, in teamIds", { fields: "teamIds", teamIds });
-      }
-      throw serviceError(
-        Code.InvalidArgument,
-        "team.error.notVisibleToCreator",
-        teamIds.length === 0
-          ? "Without a team the new item would be hidden from you (your customer shows team users only items of their teams): assign one of your teams with teamIds"
-          : "The new item would be held only by teams you are not a member of, which hides it from you: assign one of your teams with teamIds",
-        { fields: "teamIds", teamIds },
-      );
+      requireCreatorCanWrite(access, [...byTeam].map(([teamId, readOnly]) => ({ teamId, readOnly })));
     },
 
     async assertRootWritable(db, auth, rootId) {
