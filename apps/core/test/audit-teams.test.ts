@@ -123,6 +123,15 @@ describe("resources of a team, asked by a restricted user", () => {
     expect(ofMine.body).toEqual([{ id: shared.body.id, readOnly: true }]);
     const byOwner = await platform.http.get("/api/team/quickFilterAssignments", { token: owner.token, query: { teamId: other } });
     expect(byOwner.body.map((a: { id: string }) => a.id).sort()).toEqual([hidden.body.id, shared.body.id].sort());
+
+    // The teams' counts ("teamUserNumber", "team{Resource}Number") count what those lists show the caller.
+    const counts = async (token: string) => {
+      const res = await platform.http.get("/api/team/", { token, query: { includeTeamUserNumber: true, includeTeamResourceNumber: true } });
+      expect(res.status, res.text).toBe(200);
+      return Object.fromEntries((res.body.content as { id: string; teamQuickFilterNumber: number; teamUserNumber: number }[]).map((t) => [t.id, [t.teamQuickFilterNumber, t.teamUserNumber]]));
+    };
+    expect(await counts(editor.token)).toMatchObject({ [other]: [1, 0], [mine]: [1, 1] });
+    expect(await counts(owner.token)).toMatchObject({ [other]: [2, 0], [mine]: [1, 1] });
   });
 });
 

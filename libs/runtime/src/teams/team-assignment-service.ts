@@ -132,7 +132,9 @@ export function teamAssignmentService(deps: TeamAssignmentDeps): ServiceImpl<typ
     updateTeamResources: (req, ctx) => updateTeamResources(ctx, deps, req.resourceType, req.teamId, req.update),
     updateResourceTeams: (req, ctx) => updateResourceTeams(ctx, deps, req.resourceType, req.resourceId, req.update),
     async countTeamResources(req, ctx) {
-      const counts = await countsOfTeams(deps.knex, singleTenant(requireAuth(ctx).scope), req.teamIds);
+      // Document 2 "User": "restricted = sees only team-assigned resources": counted as listed.
+      const access = await deps.access(ctx);
+      const counts = await countsOfTeams(deps.knex, singleTenant(requireAuth(ctx).scope), req.teamIds, access.kind === "full" ? undefined : access.teamIds);
       return { counts: counts.filter((c) => deps.tables.has(c.resourceType)).map((c) => ({ ...c, count: BigInt(c.count) })) };
     },
   };

@@ -63,10 +63,22 @@ export async function resourcesOfTeam(db: Db, resourceType: string, teamId: stri
 }
 
 /** Counts per (team, resource type) for many teams in one query. */
-export async function countsOfTeams(db: Db, customerId: number, teamIds: readonly string[]): Promise<{ teamId: string; resourceType: string; count: number }[]> {
+/**
+ * `visibleThrough`: a team-restricted caller's teams. Its own teams count whole (a member sees every
+ * resource of its team); another team counts only the resources one of the caller's teams also holds,
+ * as listTeamResources lists them. Undefined: full access, everything counts.
+ */
+export async function countsOfTeams(db: Db, customerId: number, teamIds: readonly string[], visibleThrough?: readonly string[]): Promise<{ teamId: string; resourceType: string; count: number }[]> {
   const valid = teamIds.filter(isUuid);
   if (valid.length === 0) return [];
-  const rows = await db("team_assignment").whereRaw(...matchesAnyUuid("team_id", valid)).where({ customer_id: customerId }).groupBy("team_id", "resource_type").select("team_id", "resource_type").count({ n: "*" });
+  const query = db("team_assignment as a").whereRaw(...matchesAnyUuid("a.team_id", valid)).where({ "a.customer_id": customerId });
+  if (visibleThrough) {
+    const mine = visibleThrough.filter(isUuid);
+    query.where((q) =>
+      q.whereRaw(...matchesAnyUuid("a.team_id", mine)).orWhereExists((m) => m.from("team_assignment as m").whereRaw("m.resource_id = a.resource_id").whereRaw(...matchesAnyUuid("m.team_id", mine))),
+    );
+  }
+  const rows = await query.groupBy("a.team_id", "a.resource_type").select("a.team_id", "a.resource_type").count({ n: "*" });
   return rows.map((r: any) => ({ teamId: r.team_id, resourceType: r.resource_type, count: Number(r.n) }));
 }
 
