@@ -187,3 +187,27 @@ describe("what a restricted user creates stays its own to work with", () => {
     expect(forOther.status, forOther.text).toBe(200);
   });
 });
+
+describe("a quick filter's readOnly, read one by one or listed with includeReadOnlyInfo", () => {
+  // "readOnly | computed: true when used by channels or sub-channels"; "includeReadOnlyInfo (adds
+  // readOnly)" for the caller's teams. GET /api/quickFilter/{id} answered the first only, the list
+  // the second only, so one filter was readOnly false there and true here.
+  it("is the same both ways: true when in use, or when read-only through the caller's teams", async () => {
+    const { customerId, owner, editor } = await tenantWithEditor("Audit Teams ReadOnly");
+    const [mine, viewing] = [await team(owner.token, "Mine"), await team(owner.token, "Viewing")];
+    const assigned = await platform.http.post("/api/user/updateTeamAssignments", { token: owner.token, query: { email: editor.email }, body: { assignToTeams: [{ teamId: mine, readOnly: false }, { teamId: viewing, readOnly: true }] } });
+    expect(assigned.status, assigned.text).toBe(204);
+    expect((await platform.http.put("/api/user/", { token: owner.token, query: { email: editor.email }, body: { restricted: true } })).status).toBe(200);
+    const create = async (name: string, teamIds: string) =>
+      (await platform.http.post("/api/quickFilter/", { token: owner.token, query: { teamIds }, body: { name, filteredEntityType: "DEVICE", criteria: { search: "name:x" } } })).body.id as string;
+    const filters = { free: await create("free", `${mine}:false`), used: await create("used", `${mine}:false`), viewed: await create("viewed", `${viewing}:false`) };
+    await platform.knexOf("core")("quick_filter_usage").insert({ quick_filter_id: filters.used, used_by_type: "CAMPAIGN", used_by_id: "c-1", customer_id: customerId, used: true, version: 1 });
+
+    const listed = await platform.http.get("/api/v2/quickFilter", { token: editor.token, query: { includeReadOnlyInfo: true, select: "id,name,readOnly" } });
+    expect(listed.status, listed.text).toBe(200);
+    const fromList = Object.fromEntries((listed.body.content as { name: string; readOnly: boolean }[]).map((f) => [f.name, f.readOnly]));
+    const single = Object.fromEntries(await Promise.all(Object.entries(filters).map(async ([name, id]) => [name, (await platform.http.get(`/api/quickFilter/${id}`, { token: editor.token })).body.readOnly])));
+    expect(fromList).toEqual({ free: false, used: true, viewed: true });
+    expect(single).toEqual(fromList);
+  });
+});

@@ -72,7 +72,11 @@ export function quickFilterService(deps: QuickFilterServiceDeps): ServiceImpl<ty
     },
 
     async getQuickFilter(req, ctx) {
-      return { quickFilter: quickFilterToMessage(await load(ctx, req.id)) };
+      const row = await load(ctx, req.id);
+      const quickFilter = quickFilterToMessage(row);
+      // As the list's includeReadOnlyInfo answers it: used by channels or sub-channels, or read-only through the caller's teams.
+      if (resourceAccess(await deps.teams.access(ctx), assignmentFacts(row.team_assignments)) === "read") quickFilter.readOnly = true;
+      return { quickFilter };
     },
 
     async createQuickFilter(req, ctx) {

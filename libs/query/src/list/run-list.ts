@@ -67,7 +67,8 @@ export async function runList(knex: Knex | Knex.Transaction, plan: ListPlan, opt
   const rows = (await pageQuery) as Row[];
   const content = rows.map((row) => {
     const projected = projectRow(plan.selection, row);
-    if (plan.includeReadOnlyInfo) projected.readOnly = row[READ_ONLY_COLUMN] === true;
+    // Read-only through the caller's teams, or for a reason of the resource's own (a computed readOnly, e.g. a quick filter in use).
+    if (plan.includeReadOnlyInfo) projected.readOnly = row[READ_ONLY_COLUMN] === true || projected.readOnly === true;
     return projected;
   });
 
