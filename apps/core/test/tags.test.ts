@@ -229,3 +229,19 @@ describe("tags", () => {
     expect(full.get("DEVICE")!.get("b-secret")).toEqual({ count: 1 });
   });
 });
+
+describe("tags of several tenants at once (ADMIN without customerId)", () => {
+  // "Tags are per customer": listed over all tenants, one name's counts add up, but a comment that
+  // differs between tenants belongs to none of them (it paired one tenant's count with another's comment).
+  it("shows a comment only when every tenant defining the tag gave the same one", async () => {
+    const [same, different] = [`same-${randomUUID().slice(0, 8)}`, `diff-${randomUUID().slice(0, 8)}`];
+    for (const [token, comment] of [[editorA.token, "Shared words"], [editorB.token, "Shared words"]] as const) expect((await createTag(token, "FILE", same, comment)).status).toBe(200);
+    for (const [token, comment] of [[editorA.token, "A's meaning"], [editorB.token, "B's meaning"]] as const) expect((await createTag(token, "FILE", different, comment)).status).toBe(200);
+    const all = await listTags(admin, "fileTags");
+    expect(all.status, all.text).toBe(200);
+    expect(all.body.fileTags[same]).toEqual({ count: 0, comment: "Shared words" });
+    expect(all.body.fileTags[different]).toEqual({ count: 0 });
+    // One tenant's own list keeps its comment.
+    expect((await listTags(editorB.token, "fileTags")).body.fileTags[different]).toEqual({ count: 0, comment: "B's meaning" });
+  });
+});

@@ -30,11 +30,19 @@ export async function tagMaps(knex: Knex, scope: Scope, visibility: TagVisibilit
   for (const row of countRows as unknown as { tag_type: TagType; tag: string; count: string | number }[]) {
     maps.get(row.tag_type)!.set(row.tag, { count: Number(row.count) });
   }
+  // "Tags are per customer": over several tenants (ADMIN, network owner) one name's counts add up,
+  // but a comment is shown only when every tenant defining the tag gave it the same one.
+  const comments = new Map<string, Set<string | null>>();
   for (const row of definitionRows as { tag_type: TagType; tag: string; comment: string | null }[]) {
     const map = maps.get(row.tag_type)!;
-    const entry = map.get(row.tag) ?? { count: 0 };
-    if (row.comment !== null) entry.comment = row.comment;
-    map.set(row.tag, entry);
+    if (!map.has(row.tag)) map.set(row.tag, { count: 0 });
+    const key = `${row.tag_type}\n${row.tag}`;
+    comments.set(key, (comments.get(key) ?? new Set()).add(row.comment));
+  }
+  for (const [key, distinct] of comments) {
+    const [type, tag] = key.split("\n") as [TagType, string];
+    const [only] = distinct;
+    if (distinct.size === 1 && only !== null) maps.get(type)!.get(tag)!.comment = only;
   }
   return maps;
 }
