@@ -132,6 +132,10 @@ describe("resources of a team, asked by a restricted user", () => {
     };
     expect(await counts(editor.token)).toMatchObject({ [other]: [1, 0], [mine]: [1, 1] });
     expect(await counts(owner.token)).toMatchObject({ [other]: [2, 0], [mine]: [1, 1] });
+    // The counts need each team's tenant; a `select` without customerId still gets none.
+    const selected = await platform.http.get("/api/team/", { token: owner.token, query: { select: "name", includeTeamUserNumber: true } });
+    expect(selected.status, selected.text).toBe(200);
+    for (const t of selected.body.content) expect(Object.keys(t).sort()).toEqual(["id", "name", "teamUserNumber"]);
   });
 });
 

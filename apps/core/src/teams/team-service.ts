@@ -104,8 +104,11 @@ export function teamService(deps: TeamServiceDeps): ServiceImpl<typeof TeamServi
         const tenants = new Map<string, bigint>(
           (await knex("team").whereIn("id", page.content.map((t) => t.id)).select("id", "customer_id")).map((r: { id: string; customer_id: string }) => [r.id, BigInt(r.customer_id)]),
         );
+        const unselected = new Set(page.content.filter((t) => t.customerId === undefined));
         const withTenant = page.content.map((t) => Object.assign(t, { customerId: t.customerId ?? tenants.get(t.id) }));
         await addCounts(ctx, withTenant, req.includeTeamUserNumber === true, req.includeTeamResourceNumber === true);
+        // Borrowed for the counts only: a `select` that left customerId out gets none.
+        for (const team of unselected) team.customerId = undefined;
       }
       return page;
     },
