@@ -20,14 +20,16 @@ describe("GET /api/v2/file", () => {
     await lib.file(t, { name: "one.png", creator: { email: "b@x.test", name: "Zed" } });
     await lib.file(t, { name: "two.png", creator: { email: "a@x.test", name: "Amy" } });
     await lib.file(t, { name: "three.png", creator: { email: "c@x.test", name: "Max" } });
+    await lib.file(t, { name: "four.png", creator: { email: "d@x.test", name: null } });
     const sorted = async (sort: string) => {
       const res = await lib.http.get("/api/v2/file", { token: t.viewer.token, query: { sort, select: "name,creator" } });
       expect(res.status, res.text).toBe(200);
       return res.body.content.map((f: { name: string }) => f.name);
     };
-    expect(await sorted("creator.email,asc")).toEqual(["two.png", "one.png", "three.png"]);
-    expect(await sorted("creator.email,desc")).toEqual(["three.png", "one.png", "two.png"]);
-    expect(await sorted("creator.name,asc")).toEqual(["two.png", "three.png", "one.png"]);
+    expect(await sorted("creator.email,asc")).toEqual(["two.png", "one.png", "three.png", "four.png"]);
+    expect(await sorted("creator.email,desc")).toEqual(["four.png", "three.png", "one.png", "two.png"]);
+    // No name sorts last ascending, as a column's NULL does.
+    expect(await sorted("creator.name,asc")).toEqual(["two.png", "three.png", "one.png", "four.png"]);
     const whole = await lib.http.get("/api/v2/file", { token: t.viewer.token, query: { sort: "creator,asc" } });
     expect(whole.status, whole.text).toBe(400);
     expect(whole.body.key).toBe("sort.error.invalid");

@@ -161,13 +161,19 @@ describe("'restricted = sees only team-assigned resources': what a folder and a 
     const restrictedDuplicates = (await duplicatesAs(restricted.token)).body.content[0].duplicateDetails;
     expect(restrictedDuplicates).toEqual({ count: 1, files: [{ id: alsoVisible.id, name: "c-visible", fileFolderId: folder.id }] });
 
-    // Nor can search or sort on them tell more than the values do: they are per caller, so neither (400, for everyone).
+    // Nor can search or sort on them tell the restricted user more than the values do: for it they are
+    // filled in after the query, so neither (400). With full team access they still search and sort.
     for (const query of [{ search: `id=${folder.id},fileCount=3` }, { search: "firstFileThumbnail:a-hidden" }, { sort: "fileCount,desc" }]) {
       const res = await lib.http.get("/api/v2/fileFolder", { token: restricted.token, query });
       expect([res.status, res.body.key], JSON.stringify(query)).toEqual([400, "search" in query ? "search.error.invalid" : "sort.error.invalid"]);
+      expect((await lib.http.get("/api/v2/fileFolder", { token: t.owner.token, query })).status, `owner ${JSON.stringify(query)}`).toBe(200);
     }
-    const bySearch = await lib.http.get("/api/v2/file", { token: restricted.token, query: { search: `id=${visible.id},duplicateDetails.count=2` } });
+    const byOwner = await lib.http.get("/api/v2/fileFolder", { token: t.owner.token, query: { search: `id=${folder.id},fileCount=3`, select: "fileCount" } });
+    expect(byOwner.body.content).toEqual([{ id: folder.id, fileCount: 3 }]);
+    const duplicateSearch = { search: `id=${visible.id},duplicateDetails.count=2` };
+    const bySearch = await lib.http.get("/api/v2/file", { token: restricted.token, query: duplicateSearch });
     expect([bySearch.status, bySearch.body.key]).toEqual([400, "search.error.invalid"]);
+    expect((await lib.http.get("/api/v2/file", { token: t.owner.token, query: duplicateSearch })).body.totalElements).toBe(1);
 
     // The breadcrumb renders its folders as the list does.
     const breadcrumb = await lib.http.get("/api/v2/fileFolder/breadcrumb", { token: restricted.token, query: { folderId: folder.id } });

@@ -213,7 +213,12 @@ describe("a restricted user creates only what its teams show", { timeout: 30_000
     // A root an OWNER gave the user's team read-only stays read-only for it.
     const rootTeams = await http().post("/api/fileFolder/updateTeamAssignments", { token: u.owner.token, query: { fileFolderId: u.rootId }, body: { assignToTeams: [{ teamId: own, readOnly: true }] } });
     expect(rootTeams.status, rootTeams.text).toBeLessThan(300);
-    const intoReadOnlyRoot = await upload(user.token, "ro-root.png", { ...withTeam, parentId: u.rootId });
-    expect([intoReadOnlyRoot.status, intoReadOnlyRoot.body.key], intoReadOnlyRoot.text).toEqual([403, "team.error.readOnly"]);
+    for (const [what, res] of [
+      ["naming the root", await upload(user.token, "ro-root.png", { ...withTeam, parentId: u.rootId })],
+      ["leaving the parent out", await upload(user.token, "ro-root-2.png", withTeam)],
+      ["chunked init leaving the parent out", await init(user.token, withTeam)],
+    ] as const) {
+      expect([res.status, res.body.key], `${what}: ${res.text}`).toEqual([403, "team.error.readOnly"]);
+    }
   });
 });

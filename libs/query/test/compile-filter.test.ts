@@ -176,5 +176,7 @@ describe("'`>`, `≥`, `‹`, `≤` numeric or date comparison': numeric ids are
     for (const sqlType of ["uuid", "text"] as const) {
       expect(() => applyFilter(knex("account"), resource(sqlType), "id>10"), sqlType).toThrow("operator '>' does not apply to 'id'");
     }
+    // A bound that is no number is a 400, as for number fields (not a silent empty list).
+    expect(() => applyFilter(knex("account"), resource("bigint"), "id>abc")).toThrow(InvalidFilterError);
   });
 });

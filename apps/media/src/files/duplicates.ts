@@ -1,7 +1,7 @@
-// duplicateDetails: "files with the same checksum (select-only)", same tenant, of those the caller
-// sees: document 2, "User": "restricted = sees only team-assigned resources". Hidden files must not
-// be named (id, name, folder) to a team-restricted caller, so the value is per caller and filled in
-// after the query, for the whole page in one statement, in the shape
+// duplicateDetails for a team-restricted caller: "files with the same checksum (select-only)", same
+// tenant, of those its teams show (document 2, "User": "restricted = sees only team-assigned
+// resources"). The SQL of the full-access list names every such file (id, name, folder), hidden ones
+// too, so for such a caller the value is filled in after the query, for the page in one statement, in the shape
 // {count, files: [{id, name, fileFolderId}]} ordered by id.
 import type { Knex } from "knex";
 import { teamVisibilityHook, type TeamAccess } from "@signage/auth";

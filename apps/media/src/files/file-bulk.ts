@@ -7,7 +7,7 @@ import { Code } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import { applyScope, FULL_TEAM_ACCESS, serviceError, teamReadOnlyHook, teamVisibilityHook, tenantScope, type AuthContext, type TeamAccess } from "@signage/auth";
 import { applyFilter } from "@signage/query";
-import { fileResource } from "./file-resource.js";
+import { fileResource, teamRestrictedFileResource } from "./file-resource.js";
 import { checkValidity } from "./file-repository.js";
 import { checkTags } from "./file-tags.js";
 import { batchTenant } from "./caller.js";
@@ -37,7 +37,9 @@ function matched(db: Knex | Knex.Transaction, target: BulkTarget): Knex.QueryBui
   const qb = db("file");
   applyScope(qb, tenantScope(target.customerId), "file.customer_id");
   teamVisibilityHook(target.access)(qb, FILE_COLUMNS);
-  if (target.search?.trim()) applyFilter(qb, fileResource, target.search, { parameter: "search" });
+  // As the file list searches for this caller (file-resource.ts: a restricted caller's duplicateDetails are no search term).
+  const resource = target.access.kind === "full" ? fileResource : teamRestrictedFileResource;
+  if (target.search?.trim()) applyFilter(qb, resource, target.search, { parameter: "search" });
   return qb;
 }
 

@@ -7,7 +7,7 @@ import { listRpc, type ListRpcOptions } from "@signage/runtime";
 import type { DescMessage } from "@bufbuild/protobuf";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import { FileSchema, type File } from "@signage/contracts/signage/media/v1/file_pb";
-import { FILE_SINGLE_SELECT, fileResource, locationSource } from "./file-resource.js";
+import { FILE_SINGLE_SELECT, fileResource, locationSource, teamRestrictedFileResource } from "./file-resource.js";
 import { selectsField } from "./select-defaults.js";
 import { callerCannotWrite } from "./caller.js";
 import { resolveFilteredFolderSearch } from "../folders/filtered-folder-search.js";
@@ -34,8 +34,10 @@ export async function listFiles(ctx: HandlerContext, deps: FileDeps, query: List
   const folder = filtered.folder;
   const visible = folder !== undefined && (!teams || visibleThroughTeamIds(teams, folder.teamIds));
   const quickFilterOfFolder = visible ? folder.id : undefined;
-  const result = await listRpc(ctx, { knex: deps.knex, resource: fileResource, message: FileSchema, query: q, scope: auth.scope, extend, teams, quickFilters: deps.quickFilters, quickFilterOfFolder, names });
-  await completeDuplicates(deps.knex, result.content, teams);
+  const restricted = teams !== undefined && teams.kind !== "full";
+  const resource = restricted ? teamRestrictedFileResource : fileResource;
+  const result = await listRpc(ctx, { knex: deps.knex, resource, message: FileSchema, query: q, scope: auth.scope, extend, teams, quickFilters: deps.quickFilters, quickFilterOfFolder, names });
+  if (restricted) await completeDuplicates(deps.knex, result.content, teams);
   for (const file of result.content) completeFile(file, auth, deps);
   return result;
 }

@@ -2,14 +2,32 @@
 // `fileFolderPath` (recursive, `:`), `teamAssignments.team.id`, `type`, `name`).
 // Placeholder computed fields (readOnly, location, thumbnail) are completed per
 // caller after the query (file-list.ts).
-import { defineResource } from "@signage/query";
+import { defineResource, type ResourceRegistry } from "@signage/query";
 import { FILE_KINDS } from "@signage/runtime";
 
 /** "Internal structure of the *Details objects: not shown": usage comes from core later; empty until then. */
 const EMPTY_USAGE = { sql: "json_build_object('contentUsage', json_build_array())", columns: [] };
 const EMPTY_OBJECT = { sql: "json_build_object()", columns: [] };
 
-export const fileResource = defineResource({
+/**
+ * "duplicateDetails: files with the same checksum (select-only)", same tenant, of those the caller
+ * sees (document 2, "User": "restricted = sees only team-assigned resources"). With full team access:
+ * every such file, in SQL (searchable with =NULL / =!NULL, nested counts). A team-restricted caller
+ * lists through `teamRestrictedFileResource`, where it is filled in after the query over the files its
+ * teams show (duplicates.ts) and cannot be searched: in SQL over every file, a search would tell it
+ * about files its teams hide.
+ */
+const DUPLICATES_FOR_ALL = {
+  type: "json",
+  computed: {
+    sql: `(select json_build_object('count', count(*), 'files', coalesce(json_agg(json_build_object('id', d.id, 'name', d.name, 'fileFolderId', d.file_folder_id) order by d.id), '[]'::json))
+           from file d where d.customer_id = ?? and d.crc_check_sum = ?? and d.id <> ??)`,
+    columns: ["customer_id", "crc_check_sum", "id"],
+  },
+} as const;
+const DUPLICATES_PER_CALLER = { type: "json", computed: { sql: "json_build_object()", columns: [] }, completedAfterQuery: true } as const;
+
+const filesResource = (duplicateDetails: typeof DUPLICATES_FOR_ALL | typeof DUPLICATES_PER_CALLER): ResourceRegistry => defineResource({
   table: "file",
   alias: "file",
   idColumn: "id",
@@ -52,9 +70,7 @@ export const fileResource = defineResource({
     thumbnail: { type: "string", computed: { sql: "??", columns: ["thumbnail_key"] }, completedAfterQuery: true },
     // Per caller (team hook, role): filled in by the list, so neither sortable nor searchable.
     readOnly: { type: "boolean", computed: { sql: "false", columns: [] }, completedAfterQuery: true },
-    // "duplicateDetails: files with the same checksum (select-only)", same tenant, of those the
-    // caller's teams show: per caller, so filled in after the query (duplicates.ts).
-    duplicateDetails: { type: "json", computed: { sql: "json_build_object()", columns: [] }, completedAfterQuery: true },
+    duplicateDetails,
     usageDetails: { type: "json", computed: EMPTY_USAGE },
     campaignUsageDetails: { type: "json", computed: EMPTY_OBJECT },
     topLevelCampaignUsageDetails: { type: "json", computed: EMPTY_OBJECT },
@@ -64,6 +80,9 @@ export const fileResource = defineResource({
   // media's team_assignment table (teams work, migration 20261122000200): `teamAssignments.team.id`, selectTeamIds.
   teams: { table: "team_assignment", teamIdType: "uuid" },
 });
+
+export const fileResource = filesResource(DUPLICATES_FOR_ALL);
+export const teamRestrictedFileResource = filesResource(DUPLICATES_PER_CALLER);
 
 /**
  * `*` (or no select) renders the stored primitive fields only: "`*` = all primitive fields (not

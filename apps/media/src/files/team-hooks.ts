@@ -28,8 +28,8 @@ export interface MediaTeamHooks {
    * Optional: absent = no team restriction.
    */
   assertCreatorCanWrite?(db: Knex | Knex.Transaction, auth: AuthContext, assignments: readonly TeamAssignmentInput[], inheritFromFolderId?: string): Promise<void>;
-  /** Before a create in the root named by id: 403 when the caller's teams hold the root read-only (hidden, or without teams: the root-creation setting decides). Optional. */
-  assertRootWritable?(db: Knex | Knex.Transaction, auth: AuthContext, rootId: string): Promise<void>;
+  /** Before a create in the tenant's root (`rootId` when the caller named it): 403 when the caller's teams hold the root read-only (hidden, or without teams: the root-creation setting decides). Optional. */
+  assertRootWritable?(db: Knex | Knex.Transaction, auth: AuthContext, customerId: number, rootId?: string): Promise<void>;
   /** Before a write: refuse when the caller only holds read-only team access to the resource. */
   assertWritable(db: Knex | Knex.Transaction, auth: AuthContext, kind: TeamResourceKind, resourceIds: string[]): Promise<void>;
   /**

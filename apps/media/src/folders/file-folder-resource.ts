@@ -1,12 +1,29 @@
 // The folder list's fields (document 1 "File folder"; filters `parentId`
-// (`=NULL` for roots) and recursive `fileFolderPath`). readOnly and
-// firstFileThumbnail and fileCount are completed per caller after the query (folder-list.ts,
-// folder-contents.ts), those of filtered folders by filtered-folder-counts.ts.
-import { defineResource } from "@signage/query";
+// (`=NULL` for roots) and recursive `fileFolderPath`). readOnly is completed per
+// caller after the query (folder-list.ts); fileCount and firstFileThumbnail of
+// filtered folders by filtered-folder-counts.ts.
+import { defineResource, type ResourceRegistry } from "@signage/query";
 
 const EMPTY_OBJECT = { sql: "json_build_object()", columns: [] };
 
-export const fileFolderResource = defineResource({
+/**
+ * fileCount and firstFileThumbnail count the files the caller sees (document 2, "User": "restricted =
+ * sees only team-assigned resources"). With full team access that is every file of the folder: one
+ * correlated subquery each, sortable and searchable. A team-restricted caller lists through
+ * `teamRestrictedFolderResource`, where both are filled in after the query over the files its teams
+ * show (folder-contents.ts) and can be neither sorted nor searched: done in SQL over every file, a
+ * search would tell it about files its teams hide.
+ */
+const CONTENTS_FOR_ALL = {
+  fileCount: { type: "number", computed: { sql: "(select count(*) from file fc where fc.file_folder_id = ??)", columns: ["id"] } },
+  firstFileThumbnail: { type: "string", computed: { sql: "(select ft.thumbnail_key from file ft where ft.file_folder_id = ?? order by ft.name, ft.id limit 1)", columns: ["id"] } },
+} as const;
+const CONTENTS_PER_CALLER = {
+  fileCount: { type: "number", computed: { sql: "0", columns: [] }, completedAfterQuery: true },
+  firstFileThumbnail: { type: "string", computed: { sql: "null", columns: [] }, completedAfterQuery: true },
+} as const;
+
+const folderResource = (contents: typeof CONTENTS_FOR_ALL | typeof CONTENTS_PER_CALLER): ResourceRegistry => defineResource({
   table: "file_folder",
   alias: "f",
   idColumn: "id",
@@ -35,12 +52,7 @@ export const fileFolderResource = defineResource({
     cleanupOutdatedFiles: { type: "boolean" },
     quickFilterId: { type: "id", sqlType: "text" },
     createDate: { type: "timestamp", column: "created_date" },
-    // Files directly in the folder that the caller's teams show, and the first one's (by name)
-    // thumbnail: per caller, so filled in after the query (folder-contents.ts; filtered folders:
-    // filtered-folder-counts.ts) and neither searchable nor sortable (a search on the count of
-    // every file would tell a restricted caller about files its teams hide).
-    fileCount: { type: "number", computed: { sql: "0", columns: [] }, completedAfterQuery: true },
-    firstFileThumbnail: { type: "string", computed: { sql: "null", columns: [] }, completedAfterQuery: true },
+    ...contents,
     // Per caller (team hook, role): filled in by the list, so neither sortable nor searchable.
     readOnly: { type: "boolean", computed: { sql: "false", columns: [] }, completedAfterQuery: true },
     alphaDriveFolderDetails: { type: "json", computed: { sql: "case when ?? = 'alpha' then ?? end", columns: ["sync_source", "sync_settings"] } },
@@ -55,6 +67,9 @@ export const fileFolderResource = defineResource({
   folder: { parentField: "parentId", pathField: "fileFolderPath", parentColumn: "parent_id", pathColumn: "path", idType: "uuid" },
   teams: { table: "team_assignment", teamIdType: "uuid" },
 });
+
+export const fileFolderResource = folderResource(CONTENTS_FOR_ALL);
+export const teamRestrictedFolderResource = folderResource(CONTENTS_PER_CALLER);
 
 /**
  * What `*` (or no select) renders besides the stored columns: the folder's documented plain

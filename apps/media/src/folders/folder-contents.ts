@@ -1,8 +1,8 @@
-// fileCount and firstFileThumbnail of the page's stored folders, counted over the files the caller
-// sees: document 2, "User": "restricted = sees only team-assigned resources". A team-restricted
-// caller would otherwise learn of files its teams hide (a count, and the first one's thumbnail,
-// downloadable), so the values are per caller and filled in after the query, for the whole page in
-// one statement: per folder, a count and the first thumbnail by name (walking file_folder_name_idx
+// fileCount and firstFileThumbnail of the page's stored folders for a team-restricted caller,
+// counted over the files its teams show: document 2, "User": "restricted = sees only team-assigned
+// resources". The SQL of the full-access list (file-folder-resource.ts) counts every file, which
+// would tell such a caller of files its teams hide (a count, and the first one's thumbnail,
+// downloadable), so its values are filled in after the query, for the whole page in one statement: per folder, a count and the first thumbnail by name (walking file_folder_name_idx
 // and stopping at the first visible file). Filtered folders are counted by filtered-folder-counts.ts,
 // afterwards.
 import type { Knex } from "knex";

@@ -53,7 +53,7 @@ export async function createFolder(ctx: HandlerContext, deps: FileDeps, input: N
   await deps.knex.transaction(async (trx) => {
     // Held until commit: a delete or move of the parent is waited for (then 404, or the new path), or waits for this.
     const parent = await requireStoredFolder(trx, customerId, parentId, "share");
-    await assertMayCreateIn(trx, deps.teams, auth, parent, assignments, input.inheritParentTeams === true);
+    await assertMayCreateIn(trx, deps.teams, auth, { customerId, parent }, assignments, input.inheritParentTeams === true);
     await trx("file_folder").insert({
       id,
       customer_id: customerId,

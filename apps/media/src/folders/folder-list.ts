@@ -6,7 +6,7 @@ import { requireAuth, type AuthContext } from "@signage/auth";
 import { listRpc } from "@signage/runtime";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import { FileFolderSchema, type FileFolder } from "@signage/contracts/signage/media/v1/file_folder_pb";
-import { FOLDER_DEFAULT_EXTRAS, FOLDER_SINGLE_SELECT, fileFolderResource } from "./file-folder-resource.js";
+import { FOLDER_DEFAULT_EXTRAS, FOLDER_SINGLE_SELECT, fileFolderResource, teamRestrictedFolderResource } from "./file-folder-resource.js";
 import { selectsField, withDefaultExtras } from "../files/select-defaults.js";
 import { callerCannotWrite } from "../files/caller.js";
 import { folderNotFound } from "./folder-repository.js";
@@ -20,10 +20,12 @@ export async function listFolders(ctx: HandlerContext, deps: FileDeps, query: Li
   const select = withDefaultExtras(query?.select, FOLDER_DEFAULT_EXTRAS);
   const q = { ...query, select, includeReadOnlyInfo: query?.includeReadOnlyInfo || selectsField(select, "readOnly") } as ListQuery;
   const teams = await deps.teams.access?.(auth);
-  const result = await listRpc(ctx, { knex: deps.knex, resource: fileFolderResource, message: FileFolderSchema, query: q, scope: auth.scope, extend, teams, names });
+  const restricted = teams !== undefined && teams.kind !== "full";
+  const resource = restricted ? teamRestrictedFolderResource : fileFolderResource;
+  const result = await listRpc(ctx, { knex: deps.knex, resource, message: FileFolderSchema, query: q, scope: auth.scope, extend, teams, names });
   const contentFields = { fileCount: selectsField(select, "fileCount"), firstFileThumbnail: selectsField(select, "firstFileThumbnail") };
   if (contentFields.fileCount || contentFields.firstFileThumbnail) {
-    await completeFolderContents(deps.knex, result.content, contentFields, teams);
+    if (restricted) await completeFolderContents(deps.knex, result.content, contentFields, teams);
     await completeFilteredFolders(ctx, deps, result.content, contentFields, teams);
   }
   for (const folder of result.content) completeFolder(folder, auth, deps);

@@ -30,13 +30,15 @@ export async function assertMayCreateIn(
   db: Knex | Knex.Transaction,
   teams: MediaTeamHooks,
   auth: AuthContext,
-  parent: { id: string; parent_id: string | null } | undefined,
+  target: { customerId: number; parent: { id: string; parent_id: string | null } | undefined },
   assignments: readonly TeamAssignmentInput[],
   inheritParentTeams: boolean,
 ): Promise<void> {
+  const { parent } = target;
   const inRoot = !parent || parent.parent_id === null;
   if (parent && !inRoot) await teams.assertWritable(db, auth, "fileFolder", [parent.id]);
-  if (parent && inRoot) await teams.assertRootWritable?.(db, auth, parent.id);
+  // Named or left out (uploads then go to the root): the same root.
+  if (inRoot) await teams.assertRootWritable?.(db, auth, target.customerId, parent?.id);
   await assertMayCreateInRoot(teams, auth, inRoot);
   await teams.assertCreatorCanWrite?.(db, auth, assignments, inheritParentTeams ? parent?.id : undefined);
 }

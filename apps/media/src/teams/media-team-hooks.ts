@@ -66,9 +66,11 @@ export function mediaTeamHooks(tables: TeamResourceTables, facts: TeamFactsSourc
       requireCreatorCanWrite(access, [...byTeam].map(([teamId, readOnly]) => ({ teamId, readOnly })));
     },
 
-    async assertRootWritable(db, auth, rootId) {
+    async assertRootWritable(db, auth, customerId, named) {
       const access = await teamAccessForCaller(facts, auth.caller);
       if (access.kind === "full") return;
+      const rootId = named ?? (await db("file_folder").where({ customer_id: customerId }).whereNull("parent_id").first("id"))?.id;
+      if (!rootId) return;
       const assignments = (await assignmentsOfResources(db, [rootId])).get(rootId) ?? [];
       // A root an OWNER gave the caller's teams read-only is read-only for it; hidden or without teams, the root-creation setting decides.
       if (assignments.length > 0 && resourceAccess(access, assignments) === "read") requireWritable(access, "fileFolder", rootId, assignments);

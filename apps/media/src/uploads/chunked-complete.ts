@@ -65,7 +65,7 @@ async function checkBeforeAssembly(deps: UploadDeps, ctx: HandlerContext, sessio
   const assignments = parseTeamIdsParam(session.team_ids ?? undefined);
   await requireUploadTeams(ctx, deps, customerId, assignments);
   // Init's team checks again, for the caller completing (team access may have changed since; another team user may complete).
-  await assertMayCreateIn(deps.files.knex, deps.files.teams, requireAuth(ctx), parent, assignments, false);
+  await assertMayCreateIn(deps.files.knex, deps.files.teams, requireAuth(ctx), { customerId, parent }, assignments, false);
   return { parts, quota };
 }
 

@@ -67,7 +67,7 @@ export async function initUpload(req: InitUploadRequest, ctx: HandlerContext, de
   const parent = body.parentId ? await requireStoredFolder(knex, customerId, body.parentId) : undefined;
   // Complete assigns these teams; an unknown one is refused now, before the session and its parts exist.
   await requireUploadTeams(ctx, deps, customerId, assignments);
-  await assertMayCreateIn(knex, teams, auth, parent, assignments, false);
+  await assertMayCreateIn(knex, teams, auth, { customerId, parent }, assignments, false);
   assertFits(await storageQuota(ctx, deps, customerId), size);
 
   const fileId = newId();

@@ -71,7 +71,7 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
   const assignments = parseTeamIdsParam(q.teamIds);
   const parent = q.parentId ? await requireStoredFolder(knex, customerId, q.parentId) : undefined;
   await requireUploadTeams(ctx, deps, customerId, assignments);
-  await assertMayCreateIn(knex, teams, auth, parent, assignments, !!(q.inheritParentTeams && parent));
+  await assertMayCreateIn(knex, teams, auth, { customerId, parent }, assignments, !!(q.inheritParentTeams && parent));
   if (q.fileIdToReplace) {
     // Replacing (and with removeOldFile deleting) is a write to that file: the same team check as every other file write.
     const replaced = await requireFile(knex, customerId, q.fileIdToReplace);

@@ -74,7 +74,8 @@ function resolveSortEntry(resource: ResourceRegistry, entry: string): SortKey {
 function jsonSortKey(resource: ResourceRegistry, entry: string, field: string, direction: "asc" | "desc", json: ResolvedScalarField, jsonPath: readonly string[]): SortKey {
   if (jsonPath.length === 0) throw new InvalidSortError(`Invalid sort '${entry}': '${field}' is an object; sort on one of its fields (e.g. ${field}.<name>)`, entry);
   const value = fieldExpression(json, json.column, resource.alias);
-  return { field, direction, expression: { sql: `((${value.sql})::jsonb #> ?::text[])`, bindings: [...value.bindings, jsonPath] } };
+  // A JSON null (a creator without a name) sorts as SQL NULL: last ascending, as columns' NULLs do.
+  return { field, direction, expression: { sql: `nullif((${value.sql})::jsonb #> ?::text[], 'null'::jsonb)`, bindings: [...value.bindings, jsonPath] } };
 }
 
 /** A sortable field reached through to-one relations only, or a to-one relation (a prefix of one). */

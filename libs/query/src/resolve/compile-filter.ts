@@ -108,7 +108,9 @@ class FilterCompiler {
     }
     const negated = node.operator === "≠" || node.operator === "∉";
     const operator: PositiveOperator = node.operator === "≠" ? "=" : node.operator === "∉" ? ":" : node.operator;
-    const predicate = positivePredicate(expr, kind, operator, this.typedValues(node, kind));
+    // A range on a numeric id compares numbers: its bound is read as a number field's (400 when it is none), not as an opaque id (matching nothing).
+    const valueKind: ValueKind = kind.kind === "id" && kind.sqlType === "bigint" && RANGE_OPERATORS.has(node.operator) ? { kind: "number", sqlType: "bigint" } : kind;
+    const predicate = positivePredicate(expr, valueKind, operator, this.typedValues(node, valueKind));
     if (existsHops.length === 0) return { kind: "predicate", predicate: negated ? negate(predicate) : predicate };
     return { kind: "exists", negated, hops: existsHops, predicate };
   }
@@ -144,6 +146,8 @@ class FilterCompiler {
     throw new InvalidFilterError(`Invalid ${this.parameter}${at} in '${printFilter(node)}': ${problem}`, node.field, this.parameter, node.position);
   }
 }
+
+const RANGE_OPERATORS: ReadonlySet<string> = new Set([">", "≥", "<", "≤"]);
 
 /**
  * `content.id=x` needs no subquery: a to-one hop compared on its own key is the foreign key.
