@@ -11,6 +11,7 @@ import type { PutPresignedPartRequest, RecoverUploadResponse, UploadPartRequest,
 import { StreamedRequest } from "../storage/streamed-request.js";
 import { refuseBlockedTenant } from "../storage/tenant-block.js";
 import { uploadGcPacer } from "./gc-pacer.js";
+import { checkingFirstBytes } from "./content-signature.js";
 import { findSession, findSessionByStoreUpload, type SessionRow } from "./session-repository.js";
 import { badUpload, payloadTooLarge, sessionNotFound } from "./upload-errors.js";
 import type { UploadDeps } from "./upload-deps.js";
@@ -65,7 +66,13 @@ async function storePart(deps: UploadDeps, session: SessionRow, partNumber: numb
     const nonEmpty = refuseEmpty();
     part.body.on("error", (e) => nonEmpty.destroy(e));
     nonEmpty.on("error", (e) => paced.destroy(e));
-    const stored = await deps.store.multipart.putPart(session.storage_key, session.store_upload_id, partNumber, part.body.pipe(nonEmpty).pipe(paced), { size: declared, maxSize });
+    // The store reads its errors through its own pipeline, attached only once it is ready to write;
+    // one raised before that (part 1's first bytes refused) must not go unheard meanwhile.
+    paced.on("error", () => undefined);
+    // Part 1 starts the file: its first bytes must be what the session's contentType says (content-signature.ts).
+    const checked = partNumber === 1 ? part.body.pipe(checkingFirstBytes(session.content_type, session.name)) : part.body;
+    checked.on("error", (e) => nonEmpty.destroy(e));
+    const stored = await deps.store.multipart.putPart(session.storage_key, session.store_upload_id, partNumber, checked.pipe(nonEmpty).pipe(paced), { size: declared, maxSize });
     // "cancel (DELETE); any time; resources cleaned up": a cancel (or complete) that ran while
     // this chunk streamed has already cleaned up; this late part must not stay behind, nor succeed.
     if (!(await sessionStillExists(deps, session.id))) {

@@ -3,6 +3,7 @@
 // and bytes that are one of them must be declared as it: a PNG sent as image/jpeg (or as a video)
 // would be served under a type it is not, and players decode by type. Refused 415 naming what the
 // bytes are. Other kinds (SVG, video, audio, fonts, PDF, JSON) have no signature checked here.
+import { Transform } from "node:stream";
 import { Code } from "@connectrpc/connect";
 import { serviceError } from "@signage/auth";
 
@@ -28,5 +29,44 @@ export function assertBytesMatchType(contentType: string, header: Buffer, filena
     contentType,
     filename,
     ...(actual === undefined ? {} : { detectedContentType: actual }),
+  });
+}
+
+/** The longest signature above (WebP: "RIFF" size "WEBP"). */
+const SIGNATURE_BYTES = 12;
+
+/**
+ * The same check on a stream's first bytes, as they pass (a chunked upload's part 1): the stream
+ * fails with the 415 as soon as they contradict `contentType`, so its writer keeps nothing and the
+ * client learns it before sending the rest, not at complete.
+ */
+export function checkingFirstBytes(contentType: string, filename: string): Transform {
+  const head: Buffer[] = [];
+  let seen = 0;
+  let checked = false;
+  const check = () => {
+    checked = true;
+    assertBytesMatchType(contentType, Buffer.concat(head), filename);
+  };
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      if (checked) return done(null, chunk);
+      head.push(chunk.subarray(0, SIGNATURE_BYTES - seen));
+      seen += Math.min(chunk.length, SIGNATURE_BYTES - seen);
+      try {
+        if (seen >= SIGNATURE_BYTES) check();
+        done(null, chunk);
+      } catch (err) {
+        done(err as Error);
+      }
+    },
+    flush(done) {
+      try {
+        if (!checked) check();
+        done();
+      } catch (err) {
+        done(err as Error);
+      }
+    },
   });
 }
