@@ -11,14 +11,14 @@ import { mountOAuthRoutes } from "./oauth/oauth-routes.js";
 import { mountHealthRoutes } from "./health/health-routes.js";
 import { generateOpenApi } from "./openapi/generate.js";
 import { DOCS_HTML } from "./docs/docs-page.js";
-import { errorBodyFor, HttpError, retryAfterOf } from "./http/error-body.js";
+import { errorBodyFor, HttpError } from "./http/error-body.js";
 import { clientWentAway, drainRequestAfterResponse } from "./http/drain-request.js";
 import type { Upstreams } from "./upstreams.js";
 import type { Log } from "./log.js";
 import { tracingMiddleware } from "./http/tracing-middleware.js";
 import { corsMiddleware } from "./http/cors.js";
 import { proxySettings } from "./http/client-address.js";
-import { wwwAuthenticateFor } from "./http/www-authenticate.js";
+import { setErrorHeaders } from "./http/error-headers.js";
 import { trace } from "@opentelemetry/api";
 import { DEFAULT_STREAMING_OPTIONS, type StreamingOptions } from "./streaming/index.js";
 
@@ -78,9 +78,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       else if (unexpected) options.logger.error({ err, method: ctx.method, path: ctx.path }, "request failed");
       ctx.status = body.status;
       ctx.body = body;
-      const retryAfter = retryAfterOf(body);
-      if (retryAfter) ctx.set("Retry-After", retryAfter);
-      if (body.status === 401) ctx.set("WWW-Authenticate", wwwAuthenticateFor(ctx));
+      setErrorHeaders(ctx, body);
     } finally {
       // A body read in part (an error, or a service that answered early): Node only
       // discards bodies nobody started reading, so drain the rest here.

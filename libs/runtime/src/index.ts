@@ -22,6 +22,7 @@ export { parseTeamIdsParam } from "./teams/team-ids-param.js";
 export { teamResourceTables, tableOf, type TeamResourceTable, type TeamResourceTables } from "./teams/team-resource-tables.js";
 export {
   assignOnCreate,
+  assignmentsOnCreate,
   deleteResourceAssignments,
   assignmentsOfResource,
   assignmentsOfResources,

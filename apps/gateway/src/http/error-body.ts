@@ -40,16 +40,6 @@ function fallbackKey(code: Code): string {
   return `error.${name.charAt(0).toLowerCase()}${name.slice(1)}`;
 }
 
-/**
- * RFC 9110 10.2.3 Retry-After, for a refusal that names when to come back (429 of a locked
- * account: details.retryAfterSeconds). Undefined otherwise.
- */
-export function retryAfterOf(body: ErrorBody): string | undefined {
-  const seconds = body.details.retryAfterSeconds;
-  if ((body.status !== 429 && body.status !== 503) || typeof seconds !== "number" || !(seconds > 0)) return undefined;
-  return String(Math.ceil(seconds));
-}
-
 export function errorBodyFor(err: unknown): { body: ErrorBody; unexpected: boolean } {
   if (err instanceof RestInputError) return { body: body(400, "request.error.invalid", err.message, { where: err.where }), unexpected: false };
   if (err instanceof HttpError) return { body: body(err.status, err.key, err.message, err.details), unexpected: false };

@@ -9,10 +9,10 @@ import { AuthService } from "@signage/contracts/signage/core/v1/auth_pb";
 import type { Upstreams } from "../upstreams.js";
 import { readFormBody } from "../http/read-body.js";
 import { AuthErrorKey } from "@signage/auth";
-import { errorBodyFor, HttpError, retryAfterOf } from "../http/error-body.js";
+import { errorBodyFor, HttpError } from "../http/error-body.js";
 import { responseAbortSignal } from "../http/response-abort-signal.js";
 import { setClientAddress } from "../http/forward-headers.js";
-import { wwwAuthenticateFor } from "../http/www-authenticate.js";
+import { setErrorHeaders } from "../http/error-headers.js";
 
 const FORM_LIMIT = 16 * 1024;
 
@@ -97,7 +97,5 @@ function answerOAuthError(ctx: Context, err: unknown): void {
   if (unexpected) throw err;
   ctx.status = body.status;
   ctx.body = { ...body, error: oauthErrorCode(body.key), error_description: body.message };
-  const retryAfter = retryAfterOf(body);
-  if (retryAfter) ctx.set("Retry-After", retryAfter);
-  if (body.status === 401) ctx.set("WWW-Authenticate", wwwAuthenticateFor(ctx));
+  setErrorHeaders(ctx, body);
 }

@@ -5,6 +5,7 @@ import type { Knex } from "knex";
 import { resourceAccess, serviceError, type AuthContext, type TeamAccess } from "@signage/auth";
 import {
   assignOnCreate,
+  assignmentsOnCreate,
   assignmentsOfResource,
   assignmentsOfResources,
   deleteResourceAssignments,
@@ -59,11 +60,7 @@ export function mediaTeamHooks(tables: TeamResourceTables, facts: TeamFactsSourc
     async assertCreatorCanWrite(db, auth, assignments, inheritFromFolderId) {
       const access = await teamAccessForCaller(facts, auth.caller);
       if (access.kind === "full") return;
-      // As assignOnCreate will write them: the parent's when inherited, the request's own entries winning.
-      const byTeam = new Map<string, boolean>();
-      if (inheritFromFolderId) for (const a of await assignmentsOfResource(db, inheritFromFolderId)) byTeam.set(a.teamId, a.readOnly);
-      for (const a of assignments) byTeam.set(a.teamId, a.readOnly);
-      requireCreatorCanWrite(access, [...byTeam].map(([teamId, readOnly]) => ({ teamId, readOnly })));
+      requireCreatorCanWrite(access, await assignmentsOnCreate(db, assignments, inheritFromFolderId));
     },
 
     async assertRootWritable(db, auth, customerId, named) {

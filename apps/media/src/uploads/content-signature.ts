@@ -15,7 +15,7 @@ const SIGNATURES: readonly (readonly [type: string, matches: (b: Buffer) => bool
 ];
 
 /** The signed image type the bytes start with, if any. */
-export function signedTypeOf(header: Buffer): string | undefined {
+function signedTypeOf(header: Buffer): string | undefined {
   return SIGNATURES.find(([, matches]) => matches(header))?.[0];
 }
 

@@ -127,10 +127,16 @@ export async function assignOnCreate(
   table: TeamResourceTable,
   input: { resourceId: string; customerId: number; teams: readonly ResourceTeamAssignment[]; inheritFromResourceId?: string | null },
 ): Promise<void> {
+  const teams = await assignmentsOnCreate(trx, input.teams, input.inheritFromResourceId);
+  await writeAssignments(trx, table, input.customerId, teams.map((a) => ({ resourceId: input.resourceId, ...a })), []);
+}
+
+/** The teams a new resource will have: the parent's when inherited, the request's own entries winning (what assignOnCreate writes). */
+export async function assignmentsOnCreate(db: Db, teams: readonly ResourceTeamAssignment[], inheritFromResourceId?: string | null): Promise<ResourceTeamAssignment[]> {
   const byTeam = new Map<string, boolean>();
-  if (input.inheritFromResourceId) for (const a of await assignmentsOfResource(trx, input.inheritFromResourceId)) byTeam.set(a.teamId, a.readOnly);
-  for (const a of input.teams) byTeam.set(a.teamId, a.readOnly);
-  await writeAssignments(trx, table, input.customerId, [...byTeam].map(([teamId, readOnly]) => ({ resourceId: input.resourceId, teamId, readOnly })), []);
+  if (inheritFromResourceId) for (const a of await assignmentsOfResource(db, inheritFromResourceId)) byTeam.set(a.teamId, a.readOnly);
+  for (const a of teams) byTeam.set(a.teamId, a.readOnly);
+  return [...byTeam].map(([teamId, readOnly]) => ({ teamId, readOnly }));
 }
 
 /** For the owning service's delete path (the rows themselves are going away). */
