@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import { applyCompiledFilter } from "../sql/apply-compiled-filter.js";
+import { selectListRaw } from "../sql/select-list.js";
 import { selectFragments } from "../sql/select-sql.js";
 import { pageInfo, totalFromPage, type ListResult } from "./page.js";
 import { isListPlan, type ListPlan } from "./plan-list.js";
@@ -48,9 +49,8 @@ export async function runList(knex: Knex | Knex.Transaction, plan: ListPlan, opt
   };
 
   const pageQuery = filtered();
-  for (const column of selectFragments(plan.selection, resource.alias)) {
-    pageQuery.select(knex.raw(column.sql, column.bindings as Knex.RawBinding[]));
-  }
+  const columns = selectFragments(plan.selection, resource.alias);
+  if (columns.length > 0) pageQuery.select(selectListRaw(knex, columns));
   if (plan.includeReadOnlyInfo && options.readOnly) {
     const readOnly = options.readOnly(target);
     pageQuery.select(knex.raw(`(${readOnly.sql}) as ??`, [...readOnly.bindings, READ_ONLY_COLUMN] as Knex.RawBinding[]));
