@@ -3,6 +3,7 @@ import type { DescFile } from "@bufbuild/protobuf";
 import { file_google_api_annotations } from "./gen/google/api/annotations_pb.js";
 import { file_google_api_field_behavior } from "./gen/google/api/field_behavior_pb.js";
 import { file_google_api_http } from "./gen/google/api/http_pb.js";
+import { file_google_rpc_error_details } from "./gen/google/rpc/error_details_pb.js";
 import { file_grpc_health_v1_health } from "./gen/grpc/health/v1/health_pb.js";
 import { file_signage_common_v1_error } from "./gen/signage/common/v1/error_pb.js";
 import { file_signage_common_v1_list } from "./gen/signage/common/v1/list_pb.js";
@@ -34,6 +35,7 @@ export const allFiles: readonly DescFile[] = [
   file_google_api_annotations,
   file_google_api_field_behavior,
   file_google_api_http,
+  file_google_rpc_error_details,
   file_grpc_health_v1_health,
   file_signage_common_v1_error,
   file_signage_common_v1_list,

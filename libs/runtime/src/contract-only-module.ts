@@ -6,6 +6,7 @@ import type { Subscription } from "@signage/events";
 import type { ServiceModule, ServiceName } from "./service-module.js";
 import { createReplicaTenantDirectory } from "./tenants/tenant-replica.js";
 import { subscribeTenantReplica } from "./tenants/tenant-consumer.js";
+import { unimplementedService } from "./unimplemented-service.js";
 
 export function contractOnlyModule(name: ServiceName, services: DescService[], migrationsDir: URL): ServiceModule {
   return {
@@ -15,7 +16,7 @@ export function contractOnlyModule(name: ServiceName, services: DescService[], m
       let subscription: Subscription | undefined;
       return {
         register(router) {
-          for (const service of services) router.service(service, {});
+          for (const service of services) router.service(service, unimplementedService(service));
         },
         directory: createReplicaTenantDirectory(ctx.knex),
         async start() {

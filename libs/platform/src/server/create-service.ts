@@ -7,6 +7,7 @@ import { registerHealth, type Readiness } from "./health.js";
 import { recordRoutes } from "./serve-implementation.js";
 import { logUnexpectedErrors } from "./log-unexpected-errors.js";
 import { boundErrorSize } from "./bound-error-size.js";
+import { addErrorInfo } from "./error-info-detail.js";
 import { createDrainableServer, type ListenOptions, type Listening, type NodeHandler } from "./h2c-server.js";
 
 export type Routes = (router: ConnectRouter) => void;
@@ -79,7 +80,7 @@ export function createService(options: ServiceOptions): Service {
     });
   };
 
-  const allInterceptors = [boundErrorSize, ...interceptors, logUnexpectedErrors(logger), ...errorMappers];
+  const allInterceptors = [boundErrorSize, addErrorInfo, ...interceptors, logUnexpectedErrors(logger), ...errorMappers];
   // `register` runs once; connect-node's router gets the very implementation objects the fast path calls.
   const recorded = recordRoutes(routes);
   const handler = withConnectUnaryFastPath({

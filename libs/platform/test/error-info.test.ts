@@ -1,0 +1,55 @@
+// DESIGN.md's wire conventions: "services raise ConnectError with a code and a google.rpc.ErrorInfo
+// detail (reason = stable key such as resourceLimit.error.limitReached, metadata = details)".
+// Our own ErrorDetail stays (the gateway reads it); ErrorInfo is what gRPC clients in other
+// languages look for.
+import { Code, ConnectError, createClient, type ConnectRouter } from "@connectrpc/connect";
+import { ErrorInfoSchema } from "@signage/contracts/google/rpc/error_details_pb";
+import { ErrorDetailSchema } from "@signage/contracts/signage/common/v1/error_pb";
+import { ProbeService } from "@signage/contracts/signage/testing/v1/probe_pb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createService, createServiceTransport, type Service } from "./support/platform.js";
+import { memoryLogger } from "./support/memory-logger.js";
+
+function register(router: ConnectRouter) {
+  router.service(ProbeService, {
+    public(req) {
+      if (req.text === "plain") throw new ConnectError("no detail", Code.FailedPrecondition);
+      throw new ConnectError("limit reached", Code.ResourceExhausted, undefined, [
+        { desc: ErrorDetailSchema, value: { key: "resourceLimit.error.limitReached", details: { resource: "CUSTOMER", used: 3, limit: 3, ids: ["a", "b"] } } },
+      ]);
+    },
+    viewerRead: () => ({ scope: "viewer" }),
+    unannotated: () => ({}),
+  });
+}
+
+describe("errors carry google.rpc.ErrorInfo", () => {
+  let service: Service;
+  let url: string;
+  beforeAll(async () => {
+    service = createService({ name: "probe", logger: memoryLogger().logger, register });
+    ({ url } = await service.listen({ host: "127.0.0.1", port: 0 }));
+  });
+  afterAll(() => service.close({ timeoutMs: 1000 }));
+
+  it.each(["grpc", "connect"] as const)("%s: reason = the key, metadata = the details as strings, ErrorDetail kept", async (protocol) => {
+    const probe = createClient(ProbeService, createServiceTransport({ baseUrl: url, protocol }));
+    const err = ConnectError.from(await probe.public({ text: "limit" }).catch((e: unknown) => e));
+    expect(err.code).toBe(Code.ResourceExhausted);
+    const [info] = err.findDetails(ErrorInfoSchema);
+    expect({ reason: info.reason, domain: info.domain, metadata: info.metadata }).toEqual({
+      reason: "resourceLimit.error.limitReached",
+      domain: "signage",
+      metadata: { resource: "CUSTOMER", used: "3", limit: "3", ids: '["a","b"]' },
+    });
+    expect(err.findDetails(ErrorDetailSchema)[0].key).toBe("resourceLimit.error.limitReached");
+    expect(err.findDetails(ErrorInfoSchema)).toHaveLength(1);
+  });
+
+  it("an error without our detail gets no ErrorInfo either", async () => {
+    const probe = createClient(ProbeService, createServiceTransport({ baseUrl: url, protocol: "grpc" }));
+    const err = ConnectError.from(await probe.public({ text: "plain" }).catch((e: unknown) => e));
+    expect(err.code).toBe(Code.FailedPrecondition);
+    expect(err.findDetails(ErrorInfoSchema)).toEqual([]);
+  });
+});
