@@ -8,6 +8,7 @@ import { recordRoutes } from "./serve-implementation.js";
 import { logUnexpectedErrors } from "./log-unexpected-errors.js";
 import { boundErrorSize } from "./bound-error-size.js";
 import { addErrorInfo } from "./error-info-detail.js";
+import { unknownProcedure } from "./unknown-procedure.js";
 import { createDrainableServer, type ListenOptions, type Listening, type NodeHandler } from "./h2c-server.js";
 
 export type Routes = (router: ConnectRouter) => void;
@@ -68,10 +69,12 @@ export function createService(options: ServiceOptions): Service {
   // call ends), so its listener count is the concurrency, not a leak.
   setMaxListeners(0, shutdown.signal);
 
+  let served: string[] = [];
   const routes: Routes = (router) => {
     register(router);
     const services = new Set(router.handlers.map((h) => h.service.typeName));
     services.add("grpc.health.v1.Health");
+    served = [...services].sort();
     registerHealth(router, {
       services,
       // A draining instance reports NOT_SERVING so probes and balancers move away first.
@@ -88,7 +91,7 @@ export function createService(options: ServiceOptions): Service {
     interceptors: allInterceptors,
     shutdownSignal: shutdown.signal,
     readMaxBytes,
-    fallback: connectNodeAdapter({ routes: recorded.replay, interceptors: allInterceptors, shutdownSignal: shutdown.signal, readMaxBytes }),
+    fallback: connectNodeAdapter({ routes: recorded.replay, interceptors: allInterceptors, shutdownSignal: shutdown.signal, readMaxBytes, fallback: unknownProcedure(() => served) }),
   });
   const server = createDrainableServer(handler, { maxConnectionAgeMs });
   let closing: Promise<void> | undefined;

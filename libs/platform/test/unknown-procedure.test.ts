@@ -1,0 +1,41 @@
+// A gRPC client calling a service this port does not serve (most often: the right service on the
+// wrong port) gets status 12 Unimplemented naming what the port serves, not a bare HTTP 404.
+import { Code, ConnectError, createClient, type ConnectRouter, type Transport } from "@connectrpc/connect";
+import { createGrpcWebTransport } from "@connectrpc/connect-node";
+import { ProbeService } from "@signage/contracts/signage/testing/v1/probe_pb";
+import { StatisticsService } from "@signage/contracts/signage/reporting/v1/statistics_pb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createService, createServiceTransport, type Service } from "./support/platform.js";
+import { memoryLogger } from "./support/memory-logger.js";
+
+function register(router: ConnectRouter) {
+  router.service(ProbeService, { public: () => ({}), viewerRead: () => ({ scope: "viewer" }), unannotated: () => ({}) });
+}
+
+describe("a procedure this port does not serve", () => {
+  let service: Service;
+  let url: string;
+  beforeAll(async () => {
+    service = createService({ name: "probe", logger: memoryLogger().logger, register });
+    ({ url } = await service.listen({ host: "127.0.0.1", port: 0 }));
+  });
+  afterAll(() => service.close({ timeoutMs: 1000 }));
+
+  const transports: Record<string, () => Transport> = {
+    grpc: () => createServiceTransport({ baseUrl: url, protocol: "grpc" }),
+    connect: () => createServiceTransport({ baseUrl: url, protocol: "connect" }),
+    "grpc-web": () => createGrpcWebTransport({ baseUrl: url, httpVersion: "2" }),
+  };
+
+  it.each(Object.keys(transports))("%s: Unimplemented, naming the services of this port", async (protocol) => {
+    const client = createClient(StatisticsService, transports[protocol]());
+    const err = ConnectError.from(await client.getSystemDashboard({}).catch((e: unknown) => e));
+    expect(err.code).toBe(Code.Unimplemented);
+    expect(err.rawMessage).toBe("no procedure /signage.reporting.v1.StatisticsService/GetSystemDashboard here: this port serves grpc.health.v1.Health, signage.testing.v1.ProbeService");
+  });
+
+  it("the port still answers its own procedures", async () => {
+    const probe = createClient(ProbeService, transports.grpc());
+    await expect(probe.public({ text: "x" })).resolves.toBeDefined();
+  });
+});
