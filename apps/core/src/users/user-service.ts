@@ -164,7 +164,7 @@ export function userService(deps: CoreDeps, teams?: CoreTeams): Partial<ServiceI
         throw e;
       }
       // The password setup message goes out through the notification channel once it exists.
-      deps.logger.info({ email, customerId }, "user created");
+      deps.logger.info({ userId: id, customerId }, "user created");
       return { user: userToMessage((await findUserById(knex, id))!) };
     },
 

@@ -1,4 +1,6 @@
-import type { NodeHandlerFn } from "@connectrpc/connect-node";
+import type { ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
+
+type NodeHandlerFn = NonNullable<ConnectNodeAdapterOptions["fallback"]>;
 
 /**
  * The answer to a path no service of this port has. connect-node's default is a bare HTTP 404,
