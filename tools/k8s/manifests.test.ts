@@ -5,6 +5,7 @@
 // partial kustomize in render.ts; if a real `kustomize` or `kubectl` is on the
 // PATH, every overlay is also rendered by it and must pass the same checks.
 import { createPrivateKey, createPublicKey } from "node:crypto";
+import { BlockList, isIPv6 } from "node:net";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -38,6 +39,10 @@ const SECRET = "signage-secrets";
 const CONFIG = "signage-config";
 const OTEL_ENDPOINT = "http://otel-collector:4318";
 const HA_SERVICES = ["gateway", "core", "media"];
+// The processes that call other services, so load the peer addresses (the NetworkPolicies allow the same flows).
+const PEER_CALLERS = ["gateway", "core", "media"];
+// Room for the container's logs (the kubelet keeps up to 5 x 10Mi by default) above its emptyDirs.
+const LOG_HEADROOM_BYTES = 64 * 1024 ** 2;
 
 // Keys of the Secret each service must read, and the ones only that service may read.
 const COMMON_SECRET_KEYS: Record<string, string[]> = {
@@ -119,6 +124,15 @@ function decodeSecret(s: Obj): Record<string, string> {
   return out;
 }
 
+/** Bytes of a Kubernetes quantity (binary and decimal suffixes). */
+function quantityBytes(q: string | number): number {
+  const m = /^(\d+(?:\.\d+)?)([KMGTE]i?)?$/.exec(String(q));
+  if (!m) throw new Error(`unsupported quantity ${q}`);
+  const unit = m[2] ?? "";
+  const power = " KMGTE".indexOf(unit[0] ?? " ");
+  return Number(m[1]) * (unit.endsWith("i") ? 1024 : 1000) ** Math.max(power, 0);
+}
+
 // ---------------------------------------------------------------------------
 // The checks every rendering (base, dev, prod; ours and a real kustomize's) passes.
 
@@ -187,9 +201,36 @@ function workloadProblems(objs: Obj[]): string[] {
         }
       }
     }
+    // emptyDirs live on the node's disk: requested so the scheduler counts them, limited above
+    // their sizeLimits (plus logs) so a full volume is refused by its sizeLimit first.
+    const emptyDirs = ((pod.volumes ?? []) as Obj[]).filter((v) => v.emptyDir && v.emptyDir.medium !== "Memory");
+    if (emptyDirs.length > 0) {
+      for (const v of emptyDirs) if (v.emptyDir.sizeLimit === undefined) problems.push(`${id}: emptyDir ${v.name} has no sizeLimit`);
+      let limits = 0;
+      for (const c of podContainers(w)) {
+        for (const kind of ["requests", "limits"]) {
+          if (c.resources?.[kind]?.["ephemeral-storage"] === undefined) problems.push(`${id} container ${c.name}: missing resources.${kind}.ephemeral-storage`);
+        }
+        limits += quantityBytes(c.resources?.limits?.["ephemeral-storage"] ?? 0);
+      }
+      const volumes = emptyDirs.reduce((sum, v) => sum + quantityBytes(v.emptyDir.sizeLimit ?? 0), 0);
+      if (limits < volumes + LOG_HEADROOM_BYTES) problems.push(`${id}: ephemeral-storage limits (${limits} bytes) below its emptyDirs' sizeLimits plus logs (${volumes + LOG_HEADROOM_BYTES})`);
+    }
+    // A hard spread must not count nodes the pod cannot use (tainted pools, nodes being drained).
+    for (const t of (pod.topologySpreadConstraints ?? []) as Obj[]) {
+      if (t.whenUnsatisfiable === "DoNotSchedule" && t.nodeTaintsPolicy !== "Honor") {
+        problems.push(`${id}: DoNotSchedule spread over ${t.topologyKey} needs nodeTaintsPolicy: Honor`);
+      }
+    }
     if (w.kind === "StatefulSet" && !find(objs, "Service", w.spec.serviceName)) {
       problems.push(`${id}: serviceName ${w.spec.serviceName} has no Service`);
     }
+  }
+  // An HPA owns its target's count: a count in the manifest would reset it on every apply.
+  for (const hpa of objs.filter((o) => o.kind === "HorizontalPodAutoscaler")) {
+    const target = find(objs, hpa.spec.scaleTargetRef.kind, hpa.spec.scaleTargetRef.name);
+    if (!target) problems.push(`HorizontalPodAutoscaler/${hpa.metadata.name}: no target ${hpa.spec.scaleTargetRef.name}`);
+    else if (target.spec.replicas !== undefined) problems.push(`${target.kind}/${target.metadata.name}: spec.replicas set while HPA ${hpa.metadata.name} manages it`);
   }
   // Every ConfigMap an env/envFrom/volume names is part of the same rendering.
   for (const w of workloads(objs)) {
@@ -263,13 +304,15 @@ function signageProblems(objs: Obj[], opts: { otel: boolean }): string[] {
       if (envValue(c, "GATEWAY_HOST") !== "0.0.0.0") problems.push(`gateway: GATEWAY_HOST must be 0.0.0.0`);
       if (envValue(c, "GATEWAY_PORT") !== String(HTTP_PORT)) problems.push(`gateway: GATEWAY_PORT must be ${HTTP_PORT}`);
     }
-    // Peer addresses: the gateway dials every service and services dial each other (media -> core ...),
-    // set on the container or through the shared ConfigMap.
-    const config = objs.find((o) => o.kind === "ConfigMap" && isNamed(o, CONFIG));
+    // Peer addresses: the gateway dials every service, core and media dial each other; set on the
+    // container or through a ConfigMap it loads. The others call no peer and get none.
+    const loaded = ((c.envFrom ?? []) as Obj[])
+      .map((e) => objs.find((o) => o.kind === "ConfigMap" && o.metadata.name === e.configMapRef?.name))
+      .filter(Boolean) as Obj[];
     for (const target of GRPC_SERVICES) {
       const key = `${target.toUpperCase()}_URL`;
-      const want = `http://${target}:${GRPC_PORT}`;
-      const got = envValue(c, key) ?? config?.data?.[key];
+      const want = PEER_CALLERS.includes(svc) ? `http://${target}:${GRPC_PORT}` : undefined;
+      const got = envValue(c, key) ?? loaded.map((o) => o.data?.[key]).find((v) => v !== undefined);
       if (got !== want) problems.push(`${svc}: ${key} is ${got}, want ${want}`);
     }
     const fromConfig = (c.envFrom ?? []).some((e: Obj) => e.configMapRef && isNamed({ metadata: { name: e.configMapRef.name } }, CONFIG));
@@ -327,8 +370,21 @@ function namespaceProblems(objs: Obj[], ns: string): string[] {
 
 interface Peer {
   labels: Record<string, string>;
-  /** undefined: outside the cluster/namespace (an external database, say). */
+  /** false: outside this namespace (another namespace's pod, or outside the cluster). */
   inNamespace: boolean;
+  /** Another namespace's pod: its name (namespaceSelector matches kubernetes.io/metadata.name). */
+  namespace?: string;
+  /** Outside the cluster: its address (ipBlock rules apply to these only). */
+  ip?: string;
+}
+
+function inCidr(ip: string, cidr: string): boolean {
+  const [net, bits] = cidr.split("/");
+  const type = isIPv6(net) ? "ipv6" : "ipv4";
+  if (isIPv6(ip) !== (type === "ipv6")) return false;
+  const list = new BlockList();
+  list.addSubnet(net, Number(bits), type);
+  return list.check(ip, type);
 }
 
 function portAllowed(rulePorts: Obj[] | undefined, port: number): boolean {
@@ -339,8 +395,15 @@ function portAllowed(rulePorts: Obj[] | undefined, port: number): boolean {
 function peerAllowed(peers: Obj[] | undefined, other: Peer): boolean {
   if (!peers || peers.length === 0) return true;
   return peers.some((p) => {
-    if (p.ipBlock) return !other.inNamespace; // treat an ipBlock as "outside"
-    if (p.namespaceSelector) return false; // other namespaces: not modelled here
+    if (p.ipBlock) {
+      const { cidr, except = [] } = p.ipBlock as { cidr: string; except?: string[] };
+      return other.ip !== undefined && inCidr(other.ip, cidr) && !except.some((e) => inCidr(other.ip!, e));
+    }
+    if (p.namespaceSelector) {
+      if (other.namespace === undefined) return false;
+      const nsLabels = { "kubernetes.io/metadata.name": other.namespace };
+      return matchLabels(p.namespaceSelector, nsLabels) && (!p.podSelector || matchLabels(p.podSelector, other.labels));
+    }
     return other.inNamespace && matchLabels(p.podSelector, other.labels);
   });
 }
@@ -470,9 +533,29 @@ describe("k8s: base", () => {
     for (const svc of SERVICES) if (svc !== "media") expect(tmpSize("media"), svc).toBeGreaterThan(tmpSize(svc));
   });
 
+  it("sizes core's argon2 hashing and libuv threadpool for its CPU limit", () => {
+    const core = mainContainer(signageDeployment(objs, "core"));
+    const cpus = Math.ceil(quantityBytes(core.resources.limits.cpu));
+    const hashes = Number(envValue(core, "AUTH_HASH_CONCURRENCY"));
+    // Two limiters (token grants; authenticated callers) of AUTH_HASH_CONCURRENCY each.
+    expect(hashes).toBeGreaterThanOrEqual(1);
+    expect(hashes).toBeLessThanOrEqual(cpus);
+    // libuv's default 4 threads stay free for DNS lookups and file I/O beside both limiters.
+    expect(Number(envValue(core, "UV_THREADPOOL_SIZE"))).toBeGreaterThanOrEqual(2 * hashes + 4);
+  });
+
+  it("maps the optional S3 keys the storage adapter reads", () => {
+    const refs = secretRefs(mainContainer(signageDeployment(objs, "media")));
+    for (const key of ["AWS_REGION", "AWS_ENDPOINT_URL_S3", "AWS_S3_FORCE_PATH_STYLE", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"]) {
+      expect(refs.find((r) => r.key === key), key).toMatchObject({ optional: true });
+    }
+  });
+
   it("every Secret key the manifests read is documented in secrets.env.example", () => {
     const example = readFileSync(join(K8S, "overlays/dev/secrets.env.example"), "utf8");
-    const documented = new Set([...Object.keys(parseEnvFile(example)), ...[...example.matchAll(/#\s+(JWT_\w+)/g)].map((m) => m[1])]);
+    // Set, commented out as `# KEY=value` (optional ones), or described as a file (`#   JWT_...`).
+    const commented = [...example.matchAll(/^#\s*([A-Z][A-Z0-9_]+)=/gm), ...example.matchAll(/#\s+(JWT_\w+)/g)].map((m) => m[1]);
+    const documented = new Set([...Object.keys(parseEnvFile(example)), ...commented]);
     const used = new Set(workloads(build(join(K8S, "overlays/dev"))).flatMap((w) => podContainers(w).flatMap((c) => secretRefs(c).map((r) => r.key))));
     expect([...used].filter((k) => !documented.has(k))).toEqual([]);
     expect([...documented].filter((k) => !used.has(k))).toEqual([]);
@@ -551,6 +634,20 @@ describe("k8s: overlays/dev", () => {
     expect(pub.export({ type: "spki", format: "pem" }).toString()).toBe(derived);
   });
 
+  it("in-cluster PostgreSQL and NATS accept only the services (their components carry the policies)", () => {
+    const policies = objs.filter((o) => o.kind === "NetworkPolicy");
+    const labels = (kind: string, name: string) => find(objs, kind, name)!.spec.template.metadata.labels as Record<string, string>;
+    const admits = (store: string, port: number, from: Record<string, string>) =>
+      policies
+        .filter((p) => matchLabels(p.spec.podSelector, labels("StatefulSet", store)))
+        .some((p) => (p.spec.ingress ?? []).some((r: Obj) => peerAllowed(r.from, { labels: from, inNamespace: true }) && portAllowed(r.ports, port)));
+    for (const [store, port] of [["postgres", 5432], ["nats", 4222]] as const) {
+      for (const svc of GRPC_SERVICES) expect(admits(store, port, labels("Deployment", svc)), `${svc} -> ${store}`).toBe(true);
+      expect(admits(store, port, labels("Deployment", "gateway")), `gateway -> ${store}`).toBe(false);
+      expect(admits(store, port, { app: "something-else" }), `stranger -> ${store}`).toBe(false);
+    }
+  });
+
   it("gives media a writable blob directory matching its dev STORAGE_URL", () => {
     const secret = decodeSecret(objs.find((o) => o.kind === "Secret" && isNamed(o, SECRET))!);
     const url = new URL(secret.STORAGE_URL);
@@ -596,7 +693,8 @@ describe("k8s: overlays/prod", () => {
     for (const svc of HA_SERVICES) {
       const d = signageDeployment(objs, svc);
       const labels = d.spec.template.metadata.labels;
-      expect(d.spec.replicas, svc).toBeGreaterThanOrEqual(2);
+      const hpa = objs.find((o) => o.kind === "HorizontalPodAutoscaler" && o.spec.scaleTargetRef.name === svc);
+      expect(hpa?.spec.minReplicas ?? d.spec.replicas, svc).toBeGreaterThanOrEqual(2);
       const pdb = objs.find((o) => o.kind === "PodDisruptionBudget" && matchLabels(o.spec.selector, labels));
       expect(pdb, `${svc} PDB`).toBeDefined();
       expect(pdb!.apiVersion).toBe("policy/v1");
@@ -614,6 +712,27 @@ describe("k8s: overlays/prod", () => {
     expect(hpa!.spec.minReplicas).toBeGreaterThanOrEqual(2);
     expect(hpa!.spec.maxReplicas).toBeGreaterThan(hpa!.spec.minReplicas);
     // Resource-based scaling needs requests on the target's containers (checked above).
+    // The HPA alone sets the count (also part of workloadProblems).
+    expect(signageDeployment(objs, "gateway").spec.replicas).toBeUndefined();
+  });
+
+  it("spreads hard over nodes counting only the nodes a pod may use (tainted and cordoned ones excluded)", () => {
+    for (const svc of SERVICES) {
+      const spread = (podSpec(signageDeployment(objs, svc))!.topologySpreadConstraints ?? []) as Obj[];
+      const hard = spread.find((t) => t.topologyKey === "kubernetes.io/hostname");
+      expect(hard, svc).toMatchObject({ whenUnsatisfiable: "DoNotSchedule", nodeTaintsPolicy: "Honor", nodeAffinityPolicy: "Honor" });
+    }
+  });
+
+  it("trusts the ingress controller's X-Forwarded-For entry, and only the ingress controller reaches the gateway", () => {
+    expect(envValue(mainContainer(signageDeployment(objs, "gateway")), "GATEWAY_TRUSTED_PROXIES")).toBe("1");
+    const policy = objs.find((o) => o.kind === "NetworkPolicy" && o.spec.podSelector?.matchLabels?.["app.kubernetes.io/name"] === "gateway");
+    expect(policy?.spec.ingress).toHaveLength(1);
+    expect(policy!.spec.ingress[0].from).toEqual([{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "ingress-nginx" } } }]);
+  });
+
+  it("keeps the events stream on 3 servers of the managed NATS cluster", () => {
+    expect(objs.find((o) => o.kind === "ConfigMap" && isNamed(o, CONFIG))?.data?.NATS_STREAM_REPLICAS).toBe("3");
   });
 
   it("network policies: default deny, and only the platform's flows allowed", () => {
@@ -637,13 +756,32 @@ describe("k8s: overlays/prod", () => {
       const s = loadObjects(join(dir, "statefulset.yaml")).find((o) => o.kind === "StatefulSet")!;
       return s.spec.template.metadata.labels as Record<string, string>;
     };
-    const outside: Peer = { labels: {}, inNamespace: false };
+    const outside: Peer = { labels: {}, inNamespace: false, ip: "198.51.100.7" };
+    const outsideV6: Peer = { labels: {}, inNamespace: false, ip: "2001:db8::7" };
+    const metadata: Peer = { labels: {}, inNamespace: false, ip: "169.254.169.254" };
+    const metadataV6: Peer = { labels: {}, inNamespace: false, ip: "fd00:ec2::254" };
+    const privateAddress: Peer = { labels: {}, inNamespace: false, ip: "10.96.0.10" };
+    const ingressController: Peer = { labels: { "app.kubernetes.io/name": "ingress-nginx" }, inNamespace: false, namespace: "ingress-nginx" };
+    const otherNamespace: Peer = { labels: { "app.kubernetes.io/name": "ingress-nginx" }, inNamespace: false, namespace: "team-b" };
     const stranger: Peer = { labels: { app: "something-else" }, inNamespace: true };
     const gateway = pod("gateway");
     const collector = pod("otel-collector");
+    // In-cluster PostgreSQL/NATS bring their own policies (components/postgres, components/nats):
+    // evaluated as an overlay with those components and this one renders them.
+    const storePolicies = ["postgres", "nats"].flatMap((c) => loadObjects(join(K8S, "components", c, "network-policy.yaml")));
+    expect(policies.filter((p) => storePolicies.some((s) => s.metadata.name === p.metadata.name))).toEqual([]);
+    policies.push(...storePolicies);
 
-    const must: [string, Peer, Peer, number][] = [["outside -> gateway", outside, gateway, HTTP_PORT]];
+    const must: [string, Peer, Peer, number][] = [["ingress controller -> gateway", ingressController, gateway, HTTP_PORT]];
     const mustNot: [string, Peer, Peer, number][] = [
+      ["outside -> gateway", outside, gateway, HTTP_PORT],
+      ["another namespace -> gateway", otherNamespace, gateway, HTTP_PORT],
+      ["stranger -> gateway", stranger, gateway, HTTP_PORT],
+      ["media -> cloud metadata", pod("media"), metadata, 443],
+      ["media -> cloud metadata (IPv6)", pod("media"), metadataV6, 443],
+      ["integration -> cloud metadata", pod("integration"), metadata, 80],
+      ["integration -> private address", pod("integration"), privateAddress, 443],
+      ["media -> private address", pod("media"), privateAddress, 443],
       ["stranger -> core", stranger, pod("core"), GRPC_PORT],
       ["gateway -> postgres", gateway, pod("postgres"), 5432],
       ["gateway -> outside postgres", gateway, outside, 5432],
@@ -665,6 +803,9 @@ describe("k8s: overlays/prod", () => {
     must.push(["gateway -> otel-collector", gateway, collector, 4318]);
     must.push(["media -> object storage", pod("media"), outside, 443]);
     must.push(["integration -> webhooks", pod("integration"), outside, 443]);
+    must.push(["integration -> webhooks (IPv6)", pod("integration"), outsideV6, 443]);
+    must.push(["integration -> webhooks over http", pod("integration"), outside, 80]);
+    must.push(["media -> object storage (IPv6)", pod("media"), outsideV6, 443]);
     for (const [what, from, to, port] of must) expect(allowed(policies, from, to, port), what).toBe(true);
     for (const [what, from, to, port] of mustNot) expect(allowed(policies, from, to, port), what).toBe(false);
     // DNS from every pod.
@@ -736,7 +877,7 @@ describe.skipIf(!real)(`k8s: real kustomize render (${real?.label ?? "not instal
     expect(signageProblems(objs, { otel: opts.otel })).toEqual([]);
     if (opts.ns) expect(namespaceProblems(objs, opts.ns)).toEqual([]);
     // Same Deployments, field for field, once generated names are normalised.
-    const norm = (o: Obj) => JSON.parse(JSON.stringify(o).replace(/"((?:signage-config|signage-secrets|nats-config|otel-collector-config))-[a-z0-9]{10}"/g, '"$1"'));
+    const norm = (o: Obj) => JSON.parse(JSON.stringify(o).replace(/"((?:signage-config|signage-peers|signage-secrets|nats-config|otel-collector-config))-[a-z0-9]{10}"/g, '"$1"'));
     for (const d of objs.filter((o) => o.kind === "Deployment" || o.kind === "StatefulSet")) {
       const mine = ours.find((o) => o.kind === d.kind && o.metadata.name === d.metadata.name);
       expect(norm(d), `${d.kind}/${d.metadata.name}`).toEqual(norm(mine!));

@@ -3,13 +3,20 @@
 import { trace } from "@opentelemetry/api";
 import { z } from "zod";
 import { allFiles } from "@signage/contracts";
-import { clientTracingInterceptor, createLogger, createServiceTransport, installGracefulShutdown, loadConfig, logLevelSchema, type Telemetry } from "@signage/platform";
+import type { Server } from "node:http";
+import { clientTracingInterceptor, createLogger, createServiceTransport, installGracefulShutdown, loadConfig, logLevelSchema, type GracefulShutdown, type Telemetry } from "@signage/platform";
 import { createGateway } from "./gateway.js";
 import { parseCorsOrigins } from "./http/cors.js";
 import { trustedProxiesFrom } from "./http/client-address.js";
+import { applyServerTimeouts, serverTimeoutsEnvSchema } from "./server-timeouts.js";
 import { upstreamsByPackage } from "./upstreams.js";
 
-export function runGateway(env: Record<string, string | undefined>, telemetry: Telemetry): void {
+export interface RunningGateway {
+  server: Server;
+  shutdown: GracefulShutdown;
+}
+
+export function runGateway(env: Record<string, string | undefined>, telemetry: Telemetry): RunningGateway {
   const config = loadConfig(
     z.object({
       GATEWAY_HOST: z.string().default("127.0.0.1"),
@@ -25,6 +32,7 @@ export function runGateway(env: Record<string, string | undefined>, telemetry: T
     }),
     env,
   );
+  const timeouts = loadConfig(serverTimeoutsEnvSchema, env);
   const logger = createLogger({ name: "gateway", level: config.LOG_LEVEL });
   const interceptors = [clientTracingInterceptor(trace.getTracer("signage-gateway"))];
   // Connect protocol (binary) over h2c: same contract as gRPC, measurably cheaper per unary call (tools/bench/gateway).
@@ -38,9 +46,11 @@ export function runGateway(env: Record<string, string | undefined>, telemetry: T
   });
   const { app } = createGateway({ files: allFiles, upstreams, logger, corsOrigins: parseCorsOrigins(config.GATEWAY_CORS_ORIGINS), trustedProxies: trustedProxiesFrom(env) });
   const server = app.listen(config.GATEWAY_PORT, config.GATEWAY_HOST, () => {
-    logger.info({ url: `http://${config.GATEWAY_HOST}:${config.GATEWAY_PORT}` }, "gateway listening");
+    logger.info({ url: `http://${config.GATEWAY_HOST}:${config.GATEWAY_PORT}`, timeouts }, "gateway listening");
   });
-  installGracefulShutdown({
+  // Set in the same turn as listen(): no connection is accepted before.
+  applyServerTimeouts(server, timeouts);
+  const shutdown = installGracefulShutdown({
     logger,
     timeoutMs: 10_000,
     steps: [
@@ -48,4 +58,5 @@ export function runGateway(env: Record<string, string | undefined>, telemetry: T
       { name: "telemetry", run: () => telemetry.shutdown() },
     ],
   });
+  return { server, shutdown };
 }

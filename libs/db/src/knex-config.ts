@@ -17,10 +17,27 @@ export interface KnexConfigInput {
   logger: DbLogger;
   /** Parse int8 as number (default true). */
   int8AsNumber?: boolean;
+  /** Where DATABASE_POOL_MAX is read when `pool` is not given (default process.env: the composition does not pass it down). */
+  env?: Record<string, string | undefined>;
 }
 
 // min 0: idle services hold no connections, and DROP DATABASE in tests is not blocked by idle pool members.
 const DEFAULT_POOL: PoolSize = { min: 0, max: 10 };
+export const DATABASE_POOL_MAX_LIMIT = 100;
+
+/**
+ * The pool's ceiling from DATABASE_POOL_MAX (1 to 100, default 10): every replica of every service
+ * holds up to this many connections, and together they must stay under the server's max_connections.
+ */
+export function poolSizeFromEnv(env: Record<string, string | undefined>): PoolSize {
+  const raw = env.DATABASE_POOL_MAX;
+  if (raw === undefined || raw === "") return DEFAULT_POOL;
+  const max = Number(raw);
+  if (!Number.isInteger(max) || max < 1 || max > DATABASE_POOL_MAX_LIMIT) {
+    throw new Error(`DATABASE_POOL_MAX must be a whole number from 1 to ${DATABASE_POOL_MAX_LIMIT}, got '${raw}'`);
+  }
+  return { ...DEFAULT_POOL, max };
+}
 
 export function buildKnexConfig(input: KnexConfigInput): Knex.Config {
   const { url, schema, logger } = input;
@@ -32,7 +49,7 @@ export function buildKnexConfig(input: KnexConfigInput): Knex.Config {
     connection,
     // Unqualified names resolve to the service schema; `public` stays reachable for extensions.
     searchPath: [schema, "public"],
-    pool: { ...DEFAULT_POOL, ...input.pool },
+    pool: { ...poolSizeFromEnv(input.env ?? process.env), ...input.pool },
     migrations: {
       schemaName: schema,
       tableName: MIGRATIONS_TABLE,

@@ -2,10 +2,10 @@
 // PostgreSQL and NATS JetStream from the environment, gRPC/Connect on one port,
 // graceful shutdown on SIGTERM (drain, then module, bus and telemetry).
 import { trace } from "@opentelemetry/api";
-import { createJetStreamBus } from "@signage/events";
+import { createJetStreamBus, type JetStreamBusOptions } from "@signage/events";
 import { clientTracingInterceptor, createLogger, installGracefulShutdown, loadConfig, startTelemetry, type Telemetry } from "@signage/platform";
 import { peersFromEnv } from "./peers/peers.js";
-import { serviceProcessConfigSchema } from "./config.js";
+import { serviceProcessConfigSchema, type ServiceProcessConfig } from "./config.js";
 import { loadProcessKeys } from "./keys.js";
 import { startModule } from "./start-module.js";
 import type { ServiceModule } from "./service-module.js";
@@ -19,17 +19,21 @@ export interface StandaloneOptions {
   telemetry?: Telemetry;
 }
 
+/** The event bus a service process connects to, from its configuration. */
+export function busOptionsOf(config: ServiceProcessConfig): JetStreamBusOptions {
+  return {
+    servers: config.NATS_URL,
+    streamName: config.NATS_STREAM,
+    subjectPrefix: config.NATS_SUBJECT_PREFIX,
+    replicas: config.NATS_STREAM_REPLICAS,
+  };
+}
+
 export async function runStandalone(module: ServiceModule, env: Record<string, string | undefined> = process.env, options: StandaloneOptions = {}): Promise<void> {
   const config = loadConfig(serviceProcessConfigSchema, env);
   const telemetry = options.telemetry ?? startTelemetry({ serviceName: module.name, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
   const logger = createLogger({ name: module.name, level: config.LOG_LEVEL });
-  const bus = await createJetStreamBus({
-    servers: config.NATS_URL,
-    streamName: config.NATS_STREAM,
-    subjectPrefix: config.NATS_SUBJECT_PREFIX,
-    logger,
-    name: module.name,
-  });
+  const bus = await createJetStreamBus({ ...busOptionsOf(config), logger, name: module.name });
   const tracer = trace.getTracer(`signage-${module.name}`);
   const running = await startModule(module, {
     databaseUrl: config.DATABASE_URL,

@@ -32,7 +32,7 @@ export interface JetStreamBusOptions {
   duplicateWindowMs?: number;
   /** Stream retention. Default 7 days. */
   maxAgeMs?: number;
-  /** Stream replicas when the stream is created (clustered NATS). Default 1. */
+  /** Stream replicas (clustered NATS, 1 to 5): on creation, and applied to an existing stream. Unset: 1 on creation, an existing stream keeps its count. */
   replicas?: number;
   /** Connection name shown in NATS monitoring. */
   name?: string;
@@ -108,7 +108,7 @@ export async function createJetStreamBus(opts: JetStreamBusOptions): Promise<Eve
     maxAgeMs: opts.maxAgeMs ?? 7 * DAY_MS,
     replicas: opts.replicas,
   };
-  await ensureStream(jsm, streamSettings).catch(closeAndThrow(nc, () => (failedStart = true)));
+  await ensureStream(jsm, streamSettings, logger).catch(closeAndThrow(nc, () => (failedStart = true)));
   const js = nc.jetstream();
   const multiFilter = supportsMultiFilter(nc.info?.version);
   const filterUpdates = supportsFilterUpdate(nc.info?.version);

@@ -153,7 +153,7 @@ export async function keepConsumer(o: ConsumerKeeperOptions): Promise<Recovery> 
       const meanwhile = await streamInfo();
       if (meanwhile) return meanwhile;
     }
-    const created = await ensureStream(jsm, o.stream);
+    const created = await ensureStream(jsm, o.stream, logger);
     logger.warn({ consumer: label, stream: streamName }, "JetStream stream was gone: re-created it with its start-up configuration");
     return created;
   }
