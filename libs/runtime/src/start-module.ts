@@ -36,7 +36,7 @@ export interface RunningModule {
 }
 
 export async function startModule(module: ServiceModule, infra: SharedInfra): Promise<RunningModule> {
-  const logger = infra.logger.child({ service: module.name });
+  const logger = moduleLogger(infra.logger, module.name);
   const db = await createDatabase({ url: infra.databaseUrl, schema: module.name, migrationsDir: module.migrationsDir, logger });
   await db.migrate();
   // Infrastructure table like knex's own migration table: every service schema has one.
@@ -87,4 +87,15 @@ export async function startModule(module: ServiceModule, infra: SharedInfra): Pr
       await db.close();
     },
   };
+}
+
+/**
+ * A service process's logger already says `"service":"<name>"` (its base), and pino
+ * never replaces a parent's field: a child would write it again
+ * (`"service":"core",…,"service":"core"`). So the process's own module logs through
+ * it as is; a module hosted by a process named otherwise (`npm start`'s "signage",
+ * tests) is told apart by `"module":"<name>"`.
+ */
+function moduleLogger(logger: Logger, module: string): Logger {
+  return logger.bindings().service === module ? logger : logger.child({ module });
 }

@@ -102,7 +102,11 @@ export function createOutbox(options: OutboxOptions): Outbox {
       again = true;
       return inFlight;
     }
-    inFlight = drain().finally(() => {
+    // The relay's own work (its transactions, lock, select and delete) belongs to no
+    // request: a kick runs in the context of the commit that triggered it, and would hang
+    // this SQL, other requests' rows included, under that request's span after it ended.
+    // Each event's publish still joins its own request's trace (its stored traceparent).
+    inFlight = context.with(ROOT_CONTEXT, drain).finally(() => {
       inFlight = undefined;
       if (again && running) {
         again = false;

@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import { isSpanContextValid, trace } from "@opentelemetry/api";
 import { pino, type DestinationStream, type Logger, type LevelWithSilent } from "pino";
+import { serializeError } from "./error-serializer.js";
 
 export type { Logger } from "pino";
 
@@ -33,6 +34,8 @@ export function createLogger({ name, level = "info", destination }: LoggerOption
     // Level as a label ("info"), not pino's number: easier to query in a log store.
     formatters: { level: (label: string) => ({ level: label }) },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // Database errors carry row values (detail, where...): see error-serializer.ts.
+    serializers: { err: serializeError },
   };
   return destination ? pino(options, destination) : pino(options);
 }

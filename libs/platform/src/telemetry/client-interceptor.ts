@@ -2,6 +2,7 @@ import type { Interceptor } from "@connectrpc/connect";
 import { SpanKind, context, propagation, trace, type Tracer } from "@opentelemetry/api";
 import { headersSetter } from "./headers-carrier.js";
 import { endRpcSpanError, endRpcSpanOk, rpcSpanStart, traceStream } from "./rpc-span.js";
+import { isUntracedCall } from "./untraced-calls.js";
 
 /**
  * CLIENT span per outgoing call, child of whatever is active (e.g. the
@@ -10,6 +11,7 @@ import { endRpcSpanError, endRpcSpanOk, rpcSpanStart, traceStream } from "./rpc-
  */
 export function clientTracingInterceptor(tracer: Tracer): Interceptor {
   return (next) => async (req) => {
+    if (isUntracedCall(req)) return next(req);
     const { name, attributes } = rpcSpanStart(req);
     const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes: { ...attributes, ...peer(req.url) } });
     const ctx = trace.setSpan(context.active(), span);

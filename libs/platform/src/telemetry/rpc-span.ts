@@ -39,14 +39,45 @@ export function endRpcSpanOk(span: Span): void {
 }
 
 export function endRpcSpanError(span: Span, err: unknown, side: "server" | "client"): void {
-  const connectErr = ConnectError.from(err);
-  span.setAttribute("rpc.grpc.status_code", connectErr.code);
-  span.setAttribute("rpc.connect_rpc.error_code", Code[connectErr.code] ?? String(connectErr.code));
-  if (side === "client" || serverErrorCodes.has(connectErr.code)) {
-    span.recordException(connectErr);
-    span.setStatus({ code: SpanStatusCode.ERROR, message: connectErr.message });
+  const code = side === "server" ? wireCode(err) : ConnectError.from(err).code;
+  span.setAttribute("rpc.grpc.status_code", code);
+  span.setAttribute("rpc.connect_rpc.error_code", Code[code] ?? String(code));
+  if (side === "client" || serverErrorCodes.has(code)) {
+    recordException(span, err);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
   }
   span.end();
+}
+
+/**
+ * The code the caller receives for what a handler threw: a ConnectError's own, anything
+ * else is Internal (connect's handlers and serve-implementation.ts answer so), not the
+ * Unknown of ConnectError.from.
+ */
+function wireCode(err: unknown): Code {
+  return err instanceof ConnectError ? err.code : Code.Internal;
+}
+
+/**
+ * span.recordException takes an error's `code` for `exception.type` when it has one (a
+ * ConnectError's number, pg's SQLSTATE): the type is the error's class here.
+ */
+function recordException(span: Span, err: unknown): void {
+  if (!(err instanceof Error)) {
+    span.recordException(String(err));
+    return;
+  }
+  span.addEvent("exception", {
+    "exception.type": errorClass(err),
+    "exception.message": err.message,
+    ...(err.stack ? { "exception.stacktrace": err.stack } : {}),
+  });
+}
+
+/** The constructor's name (pg's DatabaseError sets `name` to "error"), else `name`. */
+function errorClass(err: Error): string {
+  const ctor = err.constructor?.name;
+  return ctor && ctor !== "Object" ? ctor : err.name;
 }
 
 /**

@@ -1,7 +1,9 @@
 import type { Interceptor } from "@connectrpc/connect";
 import { SpanKind, context, isSpanContextValid, propagation, trace, type Context, type Tracer } from "@opentelemetry/api";
+import { suppressTracing } from "@opentelemetry/core";
 import { headersGetter } from "./headers-carrier.js";
 import { endRpcSpanError, endRpcSpanOk, rpcSpanStart, traceStream } from "./rpc-span.js";
+import { isUntracedCall } from "./untraced-calls.js";
 
 /**
  * SERVER span per incoming call, child of the caller's `traceparent`.
@@ -11,6 +13,8 @@ import { endRpcSpanError, endRpcSpanOk, rpcSpanStart, traceStream } from "./rpc-
  */
 export function serverTracingInterceptor(tracer: Tracer): Interceptor {
   return (next) => async (req) => {
+    // Suppressed, not just skipped: whatever a health check does (a readiness query) starts no trace either.
+    if (isUntracedCall(req)) return context.with(suppressTracing(context.active()), () => next(req));
     const parent = parentContext(req.header);
     const { name, attributes } = rpcSpanStart(req);
     const span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
