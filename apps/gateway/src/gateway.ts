@@ -15,7 +15,8 @@ import { errorBodyFor, HttpError } from "./http/error-body.js";
 import { clientWentAway, drainRequestAfterResponse } from "./http/drain-request.js";
 import type { Upstreams } from "./upstreams.js";
 import type { Log } from "./log.js";
-import { tracingMiddleware } from "./http/tracing-middleware.js";
+import { requestTracing } from "./http/tracing-middleware.js";
+import { requestLog } from "./http/request-log.js";
 import { corsMiddleware } from "./http/cors.js";
 import { proxySettings } from "./http/client-address.js";
 import { setErrorHeaders } from "./http/error-headers.js";
@@ -60,7 +61,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (ctx && clientWentAway(ctx, err)) options.logger.info({ method: ctx.method, path: ctx.path }, "client closed the connection before the exchange was complete");
     else options.logger.error({ err, method: ctx?.method, path: ctx?.path }, "response failed");
   });
-  app.use(tracingMiddleware(trace.getTracer("signage-gateway")));
+  const tracing = requestTracing(trace.getTracer("signage-gateway"));
+  app.use(tracing.middleware);
+  app.use(requestLog(options.logger));
   // Before the error mapper, so error bodies carry the CORS headers too.
   app.use(corsMiddleware(options.corsOrigins ?? []));
   app.use(async (ctx, next) => {
@@ -85,6 +88,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (ctx.req.readableDidRead) drainRequestAfterResponse(ctx, streaming.drainTimeoutMs);
     }
   });
+  // Inside the error mapper: the error a 5xx span records.
+  app.use(tracing.errorCapture);
 
   mountHealthRoutes(router, options.upstreams);
   router.get("/openapi.json", (ctx) => {

@@ -1,22 +1,82 @@
-// One SERVER span per REST request, named after the route template, so each
-// call is one trace from the edge through the services (and NATS) even when
-// HTTP auto-instrumentation is off. An incoming traceparent is continued.
-import { context, propagation, SpanKind, SpanStatusCode, trace, type Tracer } from "@opentelemetry/api";
-import type { Middleware } from "koa";
+// One SERVER span per REST request, named after the route template, so each call is one trace
+// from the edge through the services (and NATS). With the HTTP auto-instrumentation on
+// (the processes started with the loader hook) that span is the instrumentation's: it is renamed
+// and described here, not doubled, and it already continues an incoming traceparent. Without it
+// (tests, compositions without the hook) the middleware starts the span itself and continues the
+// incoming traceparent.
+import { context, propagation, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from "@opentelemetry/api";
+import { getRPCMetadata, RPCType } from "@opentelemetry/core";
+import type { Context, Middleware } from "koa";
+import type { ErrorBody } from "./error-body.js";
 
-export function tracingMiddleware(tracer: Tracer): Middleware {
-  return async (ctx, next) => {
-    const parent = propagation.extract(context.active(), ctx.headers);
-    const span = tracer.startSpan(`HTTP ${ctx.method}`, { kind: SpanKind.SERVER, attributes: { "http.request.method": ctx.method, "url.path": ctx.path } }, parent);
-    try {
-      await context.with(trace.setSpan(parent, span), next);
-    } finally {
-      const route = (ctx as { _matchedRoute?: string })._matchedRoute;
-      if (route) span.updateName(`HTTP ${ctx.method} ${route}`);
-      span.setAttribute("http.response.status_code", ctx.status);
-      if (route) span.setAttribute("http.route", String(route));
-      if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end();
-    }
+export interface RequestTracing {
+  /** Outermost middleware: the request's SERVER span. */
+  middleware: Middleware;
+  /**
+   * Mounted inside the error mapper (which turns errors into bodies): keeps the error a request
+   * failed with, so a 5xx span records it as its exception.
+   */
+  errorCapture: Middleware;
+}
+
+export function requestTracing(tracer: Tracer): RequestTracing {
+  const failures = new WeakMap<Context, unknown>();
+  return {
+    async middleware(ctx, next) {
+      const instrumented = httpInstrumentationSpan();
+      if (instrumented) {
+        try {
+          await next();
+        } finally {
+          describeServerSpan(instrumented, ctx, failures.get(ctx));
+        }
+        return;
+      }
+      const parent = propagation.extract(context.active(), ctx.headers);
+      const span = tracer.startSpan(`HTTP ${ctx.method}`, { kind: SpanKind.SERVER, attributes: { "http.request.method": ctx.method, "url.path": ctx.path } }, parent);
+      try {
+        await context.with(trace.setSpan(parent, span), next);
+      } finally {
+        // The instrumentation sets the status code from the wire itself; here it is the span's own.
+        span.setAttribute("http.response.status_code", ctx.status);
+        describeServerSpan(span, ctx, failures.get(ctx));
+        span.end();
+      }
+    },
+    async errorCapture(ctx, next) {
+      try {
+        await next();
+      } catch (err) {
+        failures.set(ctx, err);
+        throw err;
+      }
+    },
   };
+}
+
+/**
+ * The HTTP instrumentation's SERVER span of this request, found through the RPC metadata it puts
+ * in the context (the active span may be a Koa layer's span instead).
+ */
+function httpInstrumentationSpan(): Span | undefined {
+  const metadata = getRPCMetadata(context.active());
+  return metadata?.type === RPCType.HTTP ? metadata.span : undefined;
+}
+
+function describeServerSpan(span: Span, ctx: Context, failure: unknown): void {
+  const route = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
+  // Unmatched paths keep a name without the path: no ids in span names.
+  span.updateName(route ? `HTTP ${ctx.method} ${String(route)}` : `HTTP ${ctx.method}`);
+  if (route) span.setAttribute("http.route", String(route));
+  if (ctx.status < 500) return;
+  // The error body's key and message: what the client was told, no internals. (The
+  // instrumentation's own status at the response's end keeps it: keepStatusMessage in
+  // @signage/platform's instrumentations.ts.)
+  const body = ctx.body as Partial<ErrorBody> | undefined;
+  const key = typeof body?.key === "string" ? body.key : undefined;
+  const message = typeof body?.message === "string" ? body.message : undefined;
+  span.setAttribute("error.type", key ?? String(ctx.status));
+  span.setStatus({ code: SpanStatusCode.ERROR, message: [key, message].filter(Boolean).join(": ") || undefined });
+  // The error itself (message and stack, as the error log has them), when one was thrown.
+  if (failure !== undefined) span.recordException(failure instanceof Error ? failure : String(failure));
 }
