@@ -38,7 +38,9 @@ describe("auto-instrumentation under ESM + tsx", () => {
     const scopes = (scope: string) => spans.filter((s) => s.scope === `@opentelemetry/instrumentation-${scope}`);
 
     // Koa's ESM entry (dist/koa.mjs) is only patchable through the loader hook.
-    expect(scopes("koa").map((s) => s.name)).toContain("middleware - anonymous");
+    // Router layers are traced, plain middleware is not (instrumentations.ts).
+    expect(scopes("koa").map((s) => s.name)).toContain("router - /hello");
+    expect(scopes("koa").map((s) => s.name).filter((name) => name.startsWith("middleware"))).toEqual([]);
     const [httpServer] = scopes("http").filter((s) => s.kind === 1 /* SERVER */);
     expect(httpServer).toBeDefined();
     expect(scopes("koa")[0].parentSpanId).toBe(httpServer.spanId);

@@ -1,7 +1,7 @@
 import { SpanStatusCode, type Span } from "@opentelemetry/api";
 import type { Instrumentation } from "@opentelemetry/instrumentation";
 import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
-import { KoaInstrumentation } from "@opentelemetry/instrumentation-koa";
+import { KoaInstrumentation, KoaLayerType } from "@opentelemetry/instrumentation-koa";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
 import { UndiciInstrumentation } from "@opentelemetry/instrumentation-undici";
 
@@ -56,7 +56,9 @@ export function autoInstrumentations(): Instrumentation[] {
       requestHook: keepStatusMessage,
     }),
     new UndiciInstrumentation(),
-    new KoaInstrumentation(),
+    // Router layers only: a span per plain middleware (CORS, error mapping, logging...) was
+    // more than half of every gateway request's spans and told nothing the SERVER span does not.
+    new KoaInstrumentation({ ignoreLayersType: [KoaLayerType.MIDDLEWARE] }),
     // The pg spans still need a parent: don't start traces from pool housekeeping.
     new PgInstrumentation({ requireParentSpan: true }),
   ];
