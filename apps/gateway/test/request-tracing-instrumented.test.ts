@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTelemetry, type Telemetry } from "@signage/platform";
 import { listenGateway } from "./support/listen-gateway.js";
 import { outcomeTransport } from "./support/outcome-service.js";
-import { expectClientErrorUnmarked, expectCrashRecorded, expectOneRouteSpanUnderTraceparent, serverSpansOf, TRACEPARENT } from "./support/span-assertions.js";
+import { INCOMING, expectClientErrorUnmarked, expectCrashRecorded, expectOneRouteSpanUnderTraceparent, serverSpansOf, TRACEPARENT } from "./support/span-assertions.js";
 
 const exporter = new InMemorySpanExporter();
 const processor = new SimpleSpanProcessor(exporter);
@@ -60,5 +60,13 @@ describe("the gateway's request span, with HTTP auto-instrumentation", () => {
     await new Promise((r) => setTimeout(r, 20));
     await processor.forceFlush();
     expect(exporter.getFinishedSpans().filter((s) => s.kind === SpanKind.SERVER)).toEqual([]);
+  });
+
+  it("tells the caller its trace id (X-Trace-Id), on success and on a 5xx", async () => {
+    for (const token of ["ok", "crash"]) {
+      const res = await me(token, { traceparent: TRACEPARENT })();
+      await res.arrayBuffer();
+      expect(res.headers.get("x-trace-id"), token).toBe(INCOMING.traceId);
+    }
   });
 });

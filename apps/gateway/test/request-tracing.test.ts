@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTelemetry, type Telemetry } from "@signage/platform";
 import { listenGateway } from "./support/listen-gateway.js";
 import { outcomeTransport } from "./support/outcome-service.js";
-import { expectClientErrorUnmarked, expectCrashRecorded, expectOneRouteSpanUnderTraceparent, serverSpansOf, TRACEPARENT } from "./support/span-assertions.js";
+import { INCOMING, expectClientErrorUnmarked, expectCrashRecorded, expectOneRouteSpanUnderTraceparent, serverSpansOf, TRACEPARENT } from "./support/span-assertions.js";
 
 const exporter = new InMemorySpanExporter();
 const processor = new SimpleSpanProcessor(exporter);
@@ -46,5 +46,13 @@ describe("the gateway's request span, without HTTP auto-instrumentation", () => 
   it("names an unmatched path without the path", async () => {
     const spans = await serverSpansOf(exporter, processor, () => fetch(`${gateway.base}/nope/123`));
     expect(spans.map((s) => s.name)).toEqual(["HTTP GET"]);
+  });
+
+  it("tells the caller its trace id (X-Trace-Id), on success and on a 5xx", async () => {
+    for (const token of ["ok", "crash"]) {
+      const res = await me(token, { traceparent: TRACEPARENT })();
+      await res.arrayBuffer();
+      expect(res.headers.get("x-trace-id"), token).toBe(INCOMING.traceId);
+    }
   });
 });

@@ -9,7 +9,7 @@ const ALLOWED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE";
 // headers, byte ranges for downloads.
 const ALLOWED_HEADERS = "Authorization, Content-Type, X-Totp, G-Recaptcha-Response, Range, Traceparent, X-Request-Id";
 // What they need to read besides the CORS-safelisted response headers.
-const EXPOSED_HEADERS = "Content-Disposition, Content-Range, Accept-Ranges, Content-Length, Retry-After, WWW-Authenticate";
+const EXPOSED_HEADERS = "Content-Disposition, Content-Range, Accept-Ranges, Content-Length, Retry-After, WWW-Authenticate, X-Trace-Id";
 const PREFLIGHT_MAX_AGE_S = "600";
 
 const ORIGIN = /^https?:\/\/[a-z0-9.-]+(:[0-9]{1,5})?$/;

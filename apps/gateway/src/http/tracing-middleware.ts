@@ -4,7 +4,7 @@
 // and described here, not doubled, and it already continues an incoming traceparent. Without it
 // (tests, compositions without the hook) the middleware starts the span itself and continues the
 // incoming traceparent.
-import { context, propagation, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from "@opentelemetry/api";
+import { context, isValidTraceId, propagation, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from "@opentelemetry/api";
 import { getRPCMetadata, RPCType } from "@opentelemetry/core";
 import type { Context, Middleware } from "koa";
 import type { ErrorBody } from "./error-body.js";
@@ -25,6 +25,7 @@ export function requestTracing(tracer: Tracer): RequestTracing {
     async middleware(ctx, next) {
       const instrumented = httpInstrumentationSpan();
       if (instrumented) {
+        exposeTraceId(ctx, instrumented);
         try {
           await next();
         } finally {
@@ -34,6 +35,7 @@ export function requestTracing(tracer: Tracer): RequestTracing {
       }
       const parent = propagation.extract(context.active(), ctx.headers);
       const span = tracer.startSpan(`HTTP ${ctx.method}`, { kind: SpanKind.SERVER, attributes: { "http.request.method": ctx.method, "url.path": ctx.path } }, parent);
+      exposeTraceId(ctx, span);
       try {
         await context.with(trace.setSpan(parent, span), next);
       } finally {
@@ -52,6 +54,15 @@ export function requestTracing(tracer: Tracer): RequestTracing {
       }
     },
   };
+}
+
+/** Response header naming the request's trace: what a caller quotes to find its logs and spans. */
+export const TRACE_ID_HEADER = "X-Trace-Id";
+
+/** Set before the handlers run, so streamed and error responses carry it too. */
+function exposeTraceId(ctx: Context, span: Span): void {
+  const { traceId } = span.spanContext();
+  if (isValidTraceId(traceId)) ctx.set(TRACE_ID_HEADER, traceId);
 }
 
 /**
