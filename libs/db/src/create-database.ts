@@ -15,6 +15,8 @@ export interface CreateDatabaseOptions {
   logger?: DbLogger;
   /** Parse int8 columns as JS numbers (default true; throws on values > 2^53). */
   int8AsNumber?: boolean;
+  /** The process environment: DATABASE_POOL_MAX sizes the pool when `pool` is not given. */
+  env?: Record<string, string | undefined>;
 }
 
 export interface Database {
@@ -40,6 +42,7 @@ export async function createDatabase(opts: CreateDatabaseOptions): Promise<Datab
       pool: opts.pool,
       logger,
       int8AsNumber: opts.int8AsNumber,
+      env: opts.env,
     }),
   );
 

@@ -17,7 +17,7 @@ export interface KnexConfigInput {
   logger: DbLogger;
   /** Parse int8 as number (default true). */
   int8AsNumber?: boolean;
-  /** Where DATABASE_POOL_MAX is read when `pool` is not given (default process.env: the composition does not pass it down). */
+  /** The process environment, where DATABASE_POOL_MAX is read (a `pool` given wins); without it, the default pool. */
   env?: Record<string, string | undefined>;
 }
 
@@ -49,7 +49,7 @@ export function buildKnexConfig(input: KnexConfigInput): Knex.Config {
     connection,
     // Unqualified names resolve to the service schema; `public` stays reachable for extensions.
     searchPath: [schema, "public"],
-    pool: { ...poolSizeFromEnv(input.env ?? process.env), ...input.pool },
+    pool: { ...(input.env ? poolSizeFromEnv(input.env) : DEFAULT_POOL), ...input.pool },
     migrations: {
       schemaName: schema,
       tableName: MIGRATIONS_TABLE,

@@ -23,6 +23,15 @@ describe("DATABASE_POOL_MAX", () => {
     }
   });
 
+  it("is read from the environment handed in only", () => {
+    process.env.DATABASE_POOL_MAX = "7";
+    try {
+      expect(buildKnexConfig({ url: URL, schema: "pool_test", logger: silentLogger }).pool).toEqual({ min: 0, max: 10 });
+    } finally {
+      delete process.env.DATABASE_POOL_MAX;
+    }
+  });
+
   it("gives way to a pool the caller passes", () => {
     expect(config({ DATABASE_POOL_MAX: "25" }, { min: 1, max: 2 }).pool).toEqual({ min: 1, max: 2 });
   });

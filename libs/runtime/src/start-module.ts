@@ -37,7 +37,7 @@ export interface RunningModule {
 
 export async function startModule(module: ServiceModule, infra: SharedInfra): Promise<RunningModule> {
   const logger = moduleLogger(infra.logger, module.name);
-  const db = await createDatabase({ url: infra.databaseUrl, schema: module.name, migrationsDir: module.migrationsDir, logger });
+  const db = await createDatabase({ url: infra.databaseUrl, schema: module.name, migrationsDir: module.migrationsDir, logger, env: infra.env });
   await db.migrate();
   // Infrastructure table like knex's own migration table: every service schema has one.
   await createOutboxTable(db.knex);

@@ -1,5 +1,6 @@
 // What a service module's log lines look like: `service` once, and a database error
-// without the row values PostgreSQL puts in it (password hashes, emails...).
+// without the row values PostgreSQL puts in it (password hashes, emails...); and the
+// module's pool taken from the environment it is handed.
 import { Writable } from "node:stream";
 import { trace } from "@opentelemetry/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,7 +26,7 @@ afterAll(async () => {
 });
 
 /** Starts a module without operations in a process whose logger is named `processName`; returns its context and raw log text. */
-async function startWithLogger(processName: string): Promise<{ ctx: ModuleContext; text: () => string }> {
+async function startWithLogger(processName: string, env: Record<string, string> = {}): Promise<{ ctx: ModuleContext; text: () => string }> {
   const chunks: string[] = [];
   const destination = new Writable({ write: (chunk, _enc, cb) => (chunks.push(String(chunk)), cb()) });
   let ctx!: ModuleContext;
@@ -43,7 +44,7 @@ async function startWithLogger(processName: string): Promise<{ ctx: ModuleContex
       keys: { signingKeys, publicKey: signingKeys.publicKey },
       tracer: trace.getTracer("test"),
       logger: createLogger({ name: processName, destination }),
-      env: {},
+      env,
     }),
   );
   return { ctx, text: () => chunks.join("") };
@@ -108,5 +109,12 @@ describe("a module's log lines", () => {
     const { raw, json } = lastLine(text());
     expect(raw).not.toContain("jane.doe@example.com");
     expect(json.err).toMatchObject({ code: "22P02", message: expect.stringContaining('invalid input syntax for type integer: "[redacted]"') });
+  });
+});
+
+describe("a module's database pool", () => {
+  it("is sized by the DATABASE_POOL_MAX of the environment the module is given", async () => {
+    const { ctx } = await startWithLogger("reporting", { DATABASE_POOL_MAX: "3" });
+    expect((ctx.knex.client as { config: { pool: { max: number } } }).config.pool.max).toBe(3);
   });
 });
