@@ -6,6 +6,7 @@ import { Code, ConnectError, createClient, type ConnectRouter } from "@connectrp
 import { ErrorInfoSchema } from "@signage/contracts/google/rpc/error_details_pb";
 import { ErrorDetailSchema } from "@signage/contracts/signage/common/v1/error_pb";
 import { ProbeService } from "@signage/contracts/signage/testing/v1/probe_pb";
+import { BlobAccessService } from "@signage/contracts/signage/media/v1/upload_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createService, createServiceTransport, type Service } from "./support/platform.js";
 import { memoryLogger } from "./support/memory-logger.js";
@@ -20,6 +21,12 @@ function register(router: ConnectRouter) {
     },
     viewerRead: () => ({ scope: "viewer" }),
     unannotated: () => ({}),
+  });
+  // A server-streaming handler's body runs only as the response is read, after the interceptors returned.
+  router.service(BlobAccessService, {
+    async *getPresignedBlob(req) {
+      throw new ConnectError(`blob '${req.blob}' not found`, Code.NotFound, undefined, [{ desc: ErrorDetailSchema, value: { key: "storage.error.notFound", details: { blob: req.blob } } }]);
+    },
   });
 }
 
@@ -44,6 +51,17 @@ describe("errors carry google.rpc.ErrorInfo", () => {
     });
     expect(err.findDetails(ErrorDetailSchema)[0].key).toBe("resourceLimit.error.limitReached");
     expect(err.findDetails(ErrorInfoSchema)).toHaveLength(1);
+  });
+
+  it.each(["grpc", "connect"] as const)("%s: a streaming response's error gets ErrorInfo and the size bound too", async (protocol) => {
+    const blobs = createClient(BlobAccessService, createServiceTransport({ baseUrl: url, protocol }));
+    const blob = "b".repeat(5000);
+    const err = await (async () => {
+      for await (const _ of blobs.getPresignedBlob({ blob })) void _;
+    })().then(() => undefined, (e: unknown) => ConnectError.from(e));
+    expect(err?.code).toBe(Code.NotFound);
+    expect(err?.findDetails(ErrorInfoSchema)[0]?.reason).toBe("storage.error.notFound");
+    expect(err!.rawMessage.length).toBeLessThan(1100);
   });
 
   it("an error without our detail gets no ErrorInfo either", async () => {

@@ -38,4 +38,13 @@ describe("a procedure this port does not serve", () => {
     const probe = createClient(ProbeService, transports.grpc());
     await expect(probe.public({ text: "x" })).resolves.toBeDefined();
   });
+
+  it("echoes the path without its query, cut to 200 characters", async () => {
+    const res = await fetch(`${url}/${"x".repeat(5000)}/Method?token=secret`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const body = (await res.json()) as { code: string; message: string };
+    expect(res.status).toBe(404);
+    expect(body.code).toBe("unimplemented");
+    expect(body.message).toMatch(/^no procedure \/x{199}… here: this port serves /);
+    expect(body.message).not.toContain("secret");
+  });
 });

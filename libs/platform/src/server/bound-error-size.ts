@@ -1,4 +1,5 @@
 import { ConnectError, type Interceptor } from "@connectrpc/connect";
+import { transformErrors } from "./transform-errors.js";
 
 /** Characters kept of an error message, and of each string inside an error detail. */
 export const MAX_ERROR_TEXT = 1024;
@@ -14,13 +15,7 @@ export const MAX_ERROR_ITEMS = 100;
  * its detail lists to MAX_ERROR_ITEMS.
  * Outermost, so errors of every interceptor are bounded.
  */
-export const boundErrorSize: Interceptor = (next) => async (req) => {
-  try {
-    return await next(req);
-  } catch (err) {
-    throw err instanceof ConnectError ? bounded(err) : err;
-  }
-};
+export const boundErrorSize: Interceptor = transformErrors((err) => (err instanceof ConnectError ? bounded(err) : err));
 
 function bounded(err: ConnectError): ConnectError {
   let changed = false;

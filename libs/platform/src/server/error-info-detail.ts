@@ -1,6 +1,7 @@
 import { ConnectError, type Interceptor } from "@connectrpc/connect";
 import { ErrorInfoSchema } from "@signage/contracts/google/rpc/error_details_pb";
 import { ErrorDetailSchema } from "@signage/contracts/signage/common/v1/error_pb";
+import { transformErrors } from "./transform-errors.js";
 
 /** `domain` of the google.rpc.ErrorInfo our errors carry; `reason` is the stable key. */
 export const ERROR_INFO_DOMAIN = "signage";
@@ -12,14 +13,10 @@ export const ERROR_INFO_DOMAIN = "signage";
  * conventions put it, without our proto; the gateway keeps reading ErrorDetail. Inside
  * boundErrorSize, so the metadata strings are cut like every detail string.
  */
-export const addErrorInfo: Interceptor = (next) => async (req) => {
-  try {
-    return await next(req);
-  } catch (err) {
-    if (err instanceof ConnectError) withErrorInfo(err);
-    throw err;
-  }
-};
+export const addErrorInfo: Interceptor = transformErrors((err) => {
+  if (err instanceof ConnectError) withErrorInfo(err);
+  return err;
+});
 
 function withErrorInfo(err: ConnectError): void {
   const detail = err.findDetails(ErrorDetailSchema)[0];

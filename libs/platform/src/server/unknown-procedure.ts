@@ -1,3 +1,4 @@
+import http2 from "node:http2";
 import type { ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
 
 type NodeHandlerFn = NonNullable<ConnectNodeAdapterOptions["fallback"]>;
@@ -11,7 +12,7 @@ type NodeHandlerFn = NonNullable<ConnectNodeAdapterOptions["fallback"]>;
  */
 export function unknownProcedure(servedServices: () => readonly string[]): NodeHandlerFn {
   return (req, res) => {
-    const message = `no procedure ${req.url ?? "/"} here: this port serves ${servedServices().join(", ")}`;
+    const message = `no procedure ${procedureOf(req.url)} here: this port serves ${servedServices().join(", ")}`;
     const contentType = String(req.headers["content-type"] ?? "");
     if (contentType.startsWith("application/grpc")) {
       res.writeHead(200, { "content-type": contentType, "grpc-status": "12", "grpc-message": percentEncode(message) });
@@ -19,11 +20,29 @@ export function unknownProcedure(servedServices: () => readonly string[]): NodeH
       res.writeHead(404, { "content-type": "application/json" });
       res.write(JSON.stringify({ code: "unimplemented", message }));
     }
+    // A body the caller is still sending is not read: the stream (HTTP/2) or connection
+    // (HTTP/1.1) ends once the answer is out.
+    if (!req.complete) res.once("finish", () => stopReading(req));
     res.end();
-    // A body the caller is still sending is not needed.
-    req.resume();
   };
 }
+
+/**
+ * HTTP/2: RST_STREAM NO_ERROR, the way RFC 9113 8.1 has a server that answered tell its peer
+ * to stop sending the request; HTTP/1.1: the connection closes (a body cannot be skipped).
+ */
+function stopReading(req: Parameters<NodeHandlerFn>[0]): void {
+  if ("stream" in req) req.stream.close(http2.constants.NGHTTP2_NO_ERROR);
+  else req.destroy();
+}
+
+/** The path without its query, cut: the answer never echoes a caller's megabytes. */
+function procedureOf(url: string | undefined): string {
+  const path = (url ?? "/").split("?")[0];
+  return path.length > MAX_ECHOED ? `${path.slice(0, MAX_ECHOED)}…` : path;
+}
+
+const MAX_ECHOED = 200;
 
 /** grpc-message: printable ASCII except '%' as is, every other byte of its UTF-8 as %XX. */
 function percentEncode(text: string): string {
