@@ -17,9 +17,9 @@ const telemetry = startTelemetry({ serviceName: "signage-embedded", otlpEndpoint
 const { trace } = await import("@opentelemetry/api");
 const { startEmbeddedPostgres } = await import("@signage/db");
 const { createInProcessBus, createJetStreamBus } = await import("@signage/events");
-const { clientTracingInterceptor, createInMemoryTransport, createLogger, installGracefulShutdown } = await import("@signage/platform");
+const { clientTracingInterceptor, createInMemoryTransport, createLogger, installGracefulShutdown, loadConfig } = await import("@signage/platform");
 const { createLatePeers, loadProcessKeys, startModule } = await import("@signage/runtime");
-const { createGateway, parseCorsOrigins, trustedProxiesFrom, upstreamsByPackage } = await import("@signage/gateway");
+const { applyServerTimeouts, createGateway, parseCorsOrigins, serverTimeoutsEnvSchema, trustedProxiesFrom, upstreamsByPackage } = await import("@signage/gateway");
 const { allFiles } = await import("@signage/contracts");
 const { allModules } = await import("./modules.js");
 const logger = createLogger({ name: "signage", level: (env.LOG_LEVEL as "info") || "info" });
@@ -42,8 +42,11 @@ const clientInterceptors = [clientTracingInterceptor(tracer)];
 late.bind(Object.fromEntries(running.map((m) => [m.name, createInMemoryTransport(m.service.routes, { interceptors: m.service.interceptors, clientInterceptors })])));
 for (const m of running) await m.instance.start?.();
 
+const serverTimeouts = loadConfig(serverTimeoutsEnvSchema, env);
 const gateway = createGateway({ files: allFiles, upstreams: upstreamsByPackage(transports), logger, corsOrigins: parseCorsOrigins(env.GATEWAY_CORS_ORIGINS), trustedProxies: trustedProxiesFrom(env) });
 const server = gateway.app.listen(port, host);
+// Set in the same turn as listen(): no connection is accepted before.
+applyServerTimeouts(server, serverTimeouts);
 await new Promise<void>((ok, fail) => server.once("listening", ok).once("error", fail));
 
 const url = `http://${host}:${(server.address() as { port: number }).port}`;

@@ -49,8 +49,8 @@ describe("the request log", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: "info", msg: "request", method: "GET", route: "/api/v2/user/me", status: 200, client_address: "127.0.0.1" });
     expect(lines[0].duration_ms).toEqual(expect.any(Number));
-    expect(lines[0].response_bytes).toEqual(expect.any(Number));
-    expect(lines[0].response_bytes).toBeGreaterThan(0);
+    expect(lines[0].content_length).toEqual(expect.any(Number));
+    expect(lines[0].content_length).toBeGreaterThan(0);
     expect(lines[0]).not.toHaveProperty("path");
     expect(lines[0]).not.toHaveProperty("aborted");
   });

@@ -43,7 +43,8 @@ function logFinished(logger: Log, ctx: Context, clientAddress: string, durationM
     ...(route ? { route: String(route) } : { path: ctx.path }),
     status,
     duration_ms: Math.round(durationMs * 10) / 10,
-    ...(length !== undefined && { response_bytes: Number(length) }),
+    // The declared length: a client gone early got less, a HEAD none.
+    ...(length !== undefined && { content_length: Number(length) }),
     client_address: clientAddress,
     ...(aborted && { aborted: true }),
   };
