@@ -40,4 +40,13 @@ describe("the err serializer", () => {
     expect(JSON.stringify(err)).not.toContain("jane.doe");
     expect(err.message).toContain('invalid input syntax for type integer: "[redacted]"');
   });
+
+  it("also masks a data exception held in a field or aggregated, and drops value fields of plain objects", () => {
+    const { logger, lines } = memoryLogger();
+    const dataException = () => Object.assign(new Error('invalid input syntax for type uuid: "jane.doe@example.com"'), { code: "22P02" });
+    logger.error({ err: Object.assign(new Error("batch failed"), { original: dataException() }) }, "failed");
+    logger.error({ err: new AggregateError([dataException()], "several failed") }, "failed");
+    logger.error({ err: Object.assign(new Error("insert failed"), { response: { row: { detail: "Failing row contains (jane.doe@example.com)" } } }) }, "failed");
+    for (const line of lines().slice(-3)) expect(JSON.stringify(line)).not.toContain("jane.doe");
+  });
 });

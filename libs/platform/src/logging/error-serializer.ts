@@ -23,41 +23,44 @@ type Serialized = Record<string, unknown>;
 /**
  * pino's standard `err` serializer (type; message and stack with those of the causes
  * appended; the enumerable fields), without the fields above at any depth, and with the
- * quoted input masked when a data exception is anywhere in the cause chain (its message
- * is in the combined one). Used for the `err` key of every log line (createLogger).
+ * quoted input masked in every message and stack when a data exception is anywhere in the
+ * error (its causes, an AggregateError's errors, fields holding errors). Used for the `err`
+ * key of every log line (createLogger).
  */
 export function serializeError(err: unknown): unknown {
   if (!(err instanceof Error)) return err;
-  const serialized = scrub(pino.stdSerializers.err(err) as unknown as Serialized);
-  if (!hasDataException(err)) return serialized;
-  for (const key of ["message", "stack"]) {
-    const text = serialized[key];
-    if (typeof text === "string") serialized[key] = text.replace(QUOTED, MASK);
-  }
-  return serialized;
+  return scrub(pino.stdSerializers.err(err), hasDataException(err), 0);
 }
 
-/** A copy without VALUE_FIELDS, also inside nested serialized errors (fields holding errors, aggregateErrors). */
-function scrub(serialized: Serialized): Serialized {
+/** Deep enough for wrapped errors and their fields; past it a value is left out. */
+const MAX_DEPTH = 8;
+
+/**
+ * A copy without VALUE_FIELDS at any depth (nested errors, plain objects, arrays), with quoted
+ * input masked in every message and stack when `mask`.
+ */
+function scrub(value: unknown, mask: boolean, depth: number): unknown {
+  if (depth > MAX_DEPTH) return "[too deep]";
+  if (Array.isArray(value)) return value.map((item) => scrub(item, mask, depth + 1));
+  if (value === null || typeof value !== "object" || value instanceof Date || ArrayBuffer.isView(value)) return value;
   const out: Serialized = {};
-  for (const [key, value] of Object.entries(serialized)) {
+  for (const [key, field] of Object.entries(value)) {
     if (VALUE_FIELDS.has(key)) continue;
-    if (Array.isArray(value)) out[key] = value.map((item) => (isSerializedError(item) ? scrub(item) : item));
-    else out[key] = isSerializedError(value) ? scrub(value) : value;
+    out[key] = mask && (key === "message" || key === "stack") && typeof field === "string" ? field.replace(QUOTED, MASK) : scrub(field, mask, depth + 1);
   }
   return out;
 }
 
-function isSerializedError(value: unknown): value is Serialized {
-  return typeof value === "object" && value !== null && "stack" in value && "message" in value && "type" in value;
-}
-
+/** A data exception anywhere in the error: its causes, an AggregateError's errors, fields holding errors. */
 function hasDataException(err: Error): boolean {
   const seen = new Set<unknown>();
-  for (let e: unknown = err; e instanceof Error && !seen.has(e); e = e.cause) {
+  const visit = (e: unknown, depth: number): boolean => {
+    if (!(e instanceof Error) || seen.has(e) || depth > MAX_DEPTH) return false;
     seen.add(e);
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string" && /^22[0-9A-Z]{3}$/.test(code)) return true;
-  }
-  return false;
+    const nested = [e.cause, ...(e instanceof AggregateError ? e.errors : []), ...Object.values(e)];
+    return nested.some((n) => visit(n, depth + 1));
+  };
+  return visit(err, 0);
 }
