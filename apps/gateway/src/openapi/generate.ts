@@ -11,14 +11,19 @@ import { DOCUMENTED_OPERATIONS, type DocumentedOperation } from "../routes/docum
 import { routeKey } from "../routes/route-key.js";
 import { unbuiltOperationEntry } from "./unbuilt-operations.js";
 import { isRequired } from "@signage/platform";
+import { DEFAULT_MAX_PAGE_SIZE } from "@signage/query";
+import { errorResponse, errorResponses } from "./error-responses.js";
+import { DEFAULT_SECURITY, SECURITY_SCHEMES, SENSITIVE_HEADERS } from "./security.js";
+import { httpBodyOpenApi } from "./http-body-media.js";
+import { applicableListFields } from "./list-parameters.js";
 
 const EMBEDDED = "signage.common.v1.ListQuery";
 const PAGE_INFO = "signage.common.v1.PageInfo";
 
-function queryFields(desc: DescMessage, skip: Set<DescField>): DescField[] {
-  return desc.fields.flatMap((f) => {
+function queryFields(route: RestRoute, skip: Set<DescField>): DescField[] {
+  return route.method.input.fields.flatMap((f) => {
     if (skip.has(f)) return [];
-    if (f.fieldKind === "message" && f.message.typeName === EMBEDDED) return f.message.fields;
+    if (f.fieldKind === "message" && f.message.typeName === EMBEDDED) return applicableListFields(route.method, f.message.fields);
     if (f.fieldKind === "message" || (f.fieldKind === "list" && f.listKind === "message") || f.fieldKind === "map") return [];
     return [f];
   });
@@ -32,8 +37,12 @@ function pagingBounds(route: RestRoute, field: DescField, schema: Schema): Schem
   const paged = field.parent.typeName === EMBEDDED || isPageOutput(route);
   if (!paged || field.fieldKind !== "scalar") return schema;
   if (field.name === "page") return { ...schema, minimum: 0, default: 0 };
-  // A larger size is lowered to the cap, not refused: a description, not a `maximum`.
-  if (field.name === "size") return { ...schema, minimum: 1, default: DOCUMENTED_PAGE_SIZE, ...(route.maxPageSize ? { description: `At most ${route.maxPageSize} rows per page; a larger size is lowered to it.` } : {}) };
+  // Every list has a cap (libs/query paging: the route's max_page_size, else the default). The server
+  // lowers a larger size to it rather than refusing it; `maximum` tells a client no larger page exists.
+  if (field.name === "size") {
+    const cap = route.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE;
+    return { ...schema, minimum: 1, maximum: cap, default: DOCUMENTED_PAGE_SIZE, description: `At most ${cap} rows per page; a larger size is lowered to it.` };
+  }
   return schema;
 }
 
@@ -69,7 +78,7 @@ function int64AsText(schema: Schema): Schema {
   return { ...schema, type: ["integer", "string"], pattern: "^-?[0-9]+$" };
 }
 
-const ERROR_RESPONSE = { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorBody" } } } };
+const ERROR_RESPONSE = errorResponse("Error");
 
 /** The edges served beside the descriptor routes (gateway.ts, oauth-routes.ts, health-routes.ts). */
 function edgePaths(): Record<string, Record<string, unknown>> {
@@ -123,10 +132,11 @@ function operation(route: RestRoute, schemas: SchemaRegistry, documentedSummary:
   }
   const parameters = [
     ...route.template.variables.map((v) => ({ name: v.param, in: "path", required: true, schema: int64AsText(schemas.fieldSchema(v.field)) })),
-    ...queryFields(input, bound).map((f) => ({ name: f.jsonName, in: "query", required: isRequired(f), schema: int64AsText(pagingBounds(route, f, schemas.fieldSchema(f))) })),
+    ...queryFields(route, bound).map((f) => ({ name: f.jsonName, in: "query", required: isRequired(f), schema: int64AsText(pagingBounds(route, f, schemas.fieldSchema(f))) })),
   ];
   const role = Role[route.minRole] ?? "UNSPECIFIED";
   const response = responseSchema(route, schemas);
+  const errors = errorResponses({ minRole: route.minRole, customerSelector: route.customerSelector, hasPathId: route.template.variables.length > 0, takesInput: parameters.length > 0 || requestBody !== undefined, hasBody: requestBody !== undefined });
   return {
     operationId: `${route.service.name}.${route.method.name}`,
     tags: [route.service.name],
@@ -136,13 +146,15 @@ function operation(route: RestRoute, schemas: SchemaRegistry, documentedSummary:
     "x-min-role": role,
     "x-rpc": `${route.service.typeName}/${route.method.name}`,
     ...(route.minRole === Role.PUBLIC ? { security: [] } : {}),
-    parameters,
+    parameters: route.sensitive ? [...parameters, ...SENSITIVE_HEADERS] : parameters,
     ...(requestBody ? { requestBody } : {}),
     responses: {
       ...(response ? { "200": { description: "OK", content: { "application/json": { schema: response } } } } : { "204": { description: "No content" } }),
+      ...errors,
       default: ERROR_RESPONSE,
     },
-    ...streamingOpenApi(route),
+    ...httpBodyOpenApi(route, errors, ERROR_RESPONSE),
+    ...streamingOpenApi(route, errors, ERROR_RESPONSE),
   };
 }
 
@@ -186,7 +198,7 @@ export function generateOpenApi(
     info: { title: info.title ?? "Signage platform API", version: info.version ?? "2" },
     paths,
     components: {
-      securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+      securitySchemes: SECURITY_SCHEMES,
       schemas: {
         ...schemas.components,
         ErrorBody: {
@@ -197,6 +209,6 @@ export function generateOpenApi(
         },
       },
     },
-    security: [{ bearer: [] }],
+    security: DEFAULT_SECURITY,
   };
 }

@@ -1,5 +1,6 @@
 // JSON Schemas (OpenAPI 3.1) for messages as the gateway renders them.
-import { ScalarType, type DescField, type DescMessage } from "@bufbuild/protobuf";
+import { hasOption, ScalarType, type DescField, type DescMessage } from "@bufbuild/protobuf";
+import { null_when_unset } from "@signage/contracts/signage/options/v1/options_pb";
 import { enumShortName } from "../transcode/rest-json.js";
 import { isRequired } from "@signage/platform";
 
@@ -9,6 +10,15 @@ const WKT: Record<string, Schema> = {
   "google.protobuf.Struct": { type: "object", additionalProperties: true },
   "google.protobuf.Value": {},
   "google.protobuf.ListValue": { type: "array", items: {} },
+};
+
+/**
+ * Enum values no field of that enum may hold. ROLE_PUBLIC is "no token", the min_role of open
+ * routes: no user holds it and core refuses it (user-rules.ts, 400 user.error.invalidRole); every
+ * Role field in a message is a user's role. (DEVICE_USER stays: users are created with it.)
+ */
+const HIDDEN_ENUM_VALUES: Record<string, readonly string[]> = {
+  "signage.common.v1.Role": ["ROLE_PUBLIC"],
 };
 
 function scalarSchema(type: ScalarType): Schema {
@@ -22,6 +32,14 @@ function scalarSchema(type: ScalarType): Schema {
     case ScalarType.UINT64: case ScalarType.FIXED64: return { type: "integer", format: "int64" };
     default: return { type: "integer", format: "int32" };
   }
+}
+
+/** OpenAPI 3.1 (JSON Schema 2020-12) has no `nullable`: null joins the type, or a `$ref` goes in an anyOf. */
+export function nullable(schema: Schema): Schema {
+  if (typeof schema.type === "string") {
+    return { ...schema, type: [schema.type, "null"], ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}) };
+  }
+  return { anyOf: [schema, { type: "null" }] };
 }
 
 export class SchemaRegistry {
@@ -46,11 +64,21 @@ export class SchemaRegistry {
 
   single(field: DescField, kind: "scalar" | "enum" | "message"): Schema {
     if (kind === "scalar") return scalarSchema(field.scalar!);
-    if (kind === "enum") return { type: "string", enum: field.enum!.values.filter((v) => v.number !== 0).map((v) => enumShortName(field.enum!, v.number)) };
+    if (kind === "enum") {
+      const hidden = HIDDEN_ENUM_VALUES[field.enum!.typeName] ?? [];
+      const values = field.enum!.values.filter((v) => v.number !== 0 && !hidden.includes(v.name));
+      return { type: "string", enum: values.map((v) => enumShortName(field.enum!, v.number)) };
+    }
     return this.ref(field.message!);
   }
 
+  /** A `(null_when_unset)` field renders null when unset (transcode/response-renderer.ts): typed nullable. */
   fieldSchema(field: DescField): Schema {
+    const schema = this.valueSchema(field);
+    return hasOption(field, null_when_unset) ? nullable(schema) : schema;
+  }
+
+  private valueSchema(field: DescField): Schema {
     switch (field.fieldKind) {
       case "list": return { type: "array", items: this.single(field, field.listKind) };
       case "map": return { type: "object", additionalProperties: this.single(field, field.mapKind) };

@@ -13,6 +13,8 @@ export function unbuiltOperationEntry(op: DocumentedOperation, path: string, err
     description: `Documented but not built yet: answers 501 (error.notImplemented). Minimum role when built: ${op.minRole === "?" ? "not stated" : op.minRole}.`,
     "x-not-implemented": true,
     ...(op.minRole !== "?" ? { "x-min-role": op.minRole } : {}),
+    // The documents make it public: no bearer once built (the global security would say otherwise).
+    ...(op.minRole === "PUBLIC" ? { security: [] } : {}),
     parameters: params.map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
     responses: { "501": { ...errorResponse, description: "Not implemented yet" }, default: errorResponse },
   };
