@@ -24,6 +24,10 @@ export function uploadHandler(route: RestRoute, transport: Transport, options: S
       yield first;
       try {
         for await (const part of bodyParts(ctx, { maxBytes: options.maxBodyBytes, chunkBytes: options.chunkBytes })) yield create(method.input, { body: { kind: part } } as never);
+        // The body is all in: from here the silence is the service's (a package checked and
+        // stored, an S3 part completing), which the idle timeout (GATEWAY_IDLE_TIMEOUT_MS) must
+        // not cut. Node re-arms the socket's timeouts itself once the response is sent.
+        ctx.req.socket.setTimeout(0);
       } catch (err) {
         bodyError = err;
         throw err;
