@@ -139,3 +139,26 @@ describe("OpenAPI: list parameters a list takes", () => {
     expect(param(op("/api/v2/file", "get"), "includeResourcesWithoutTeam")).toBeDefined();
   });
 });
+
+describe("OpenAPI: operations in the contract that answer 501 until built", () => {
+  // (signage.options.v1.not_built): a contract-only service's methods, cloud-drive sync.
+  it.each([
+    ["/api/config/limits", "get"],
+    ["/api/statistics/system/dashboard", "get"],
+    ["/api/fileFolder/addSyncedAlphaDriveFolder", "post"],
+    ["/api/fileFolder/gammaFolders", "get"],
+  ])("%s %s is marked x-not-implemented and declares 501, no success response", (path, verb) => {
+    const o = op(path, verb);
+    expect(o["x-not-implemented"]).toBe(true);
+    expect(Object.keys(o.responses)).toContain("501");
+    expect(Object.keys(o.responses).filter((s) => s.startsWith("2"))).toEqual([]);
+    expect(o.description).toMatch(/^Not built yet \(.+\): answers 501\./);
+  });
+
+  it("a built operation keeps its success response and no mark", () => {
+    const o = op("/api/v2/fileFolder", "get");
+    expect(o["x-not-implemented"]).toBeUndefined();
+    expect(Object.keys(o.responses)).toContain("200");
+    expect(Object.keys(o.responses)).not.toContain("501");
+  });
+});

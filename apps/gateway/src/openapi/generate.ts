@@ -1,7 +1,8 @@
 // OpenAPI 3.1 from the same route table the gateway serves: paths, roles
 // (`x-min-role`), parameters (path, query incl. the embedded list parameters),
 // bodies and responses as rendered.
-import type { DescField, DescMessage } from "@bufbuild/protobuf";
+import { getOption, type DescField, type DescMessage } from "@bufbuild/protobuf";
+import { not_built } from "@signage/contracts/signage/options/v1/options_pb";
 import { Role } from "@signage/contracts/signage/common/v1/role_pb";
 import type { RestRoute } from "../routes/route-table.js";
 import { SchemaRegistry, type Schema } from "./schemas.js";
@@ -137,19 +138,27 @@ function operation(route: RestRoute, schemas: SchemaRegistry, documentedSummary:
   const role = Role[route.minRole] ?? "UNSPECIFIED";
   const response = responseSchema(route, schemas);
   const errors = errorResponses({ minRole: route.minRole, customerSelector: route.customerSelector, hasPathId: route.template.variables.length > 0, takesInput: parameters.length > 0 || requestBody !== undefined, hasBody: requestBody !== undefined });
+  // Declared in the contract but answering 501 until built: no success response to rely on.
+  const notBuilt = getOption(route.method, not_built);
+  const success = notBuilt
+    ? { "501": { ...ERROR_RESPONSE, description: `Not implemented yet: ${notBuilt}` } }
+    : response
+      ? { "200": { description: "OK", content: { "application/json": { schema: response } } } }
+      : { "204": { description: "No content" } };
   return {
     operationId: `${route.service.name}.${route.method.name}`,
     tags: [route.service.name],
     // The documents' own name for the operation ("List files (Page of File)"); the RPC's for paths they do not show.
     summary: documentedSummary ?? route.method.name,
-    description: [`Minimum role: ${role}.`, route.customerSelector ? "Accepts the optional `customerId` selector." : "", route.sensitive ? "Sensitive: send `x-totp` when 2FA is on." : ""].filter(Boolean).join(" "),
+    description: [notBuilt ? `Not built yet (${notBuilt}): answers 501.` : "", `Minimum role: ${role}.`, route.customerSelector ? "Accepts the optional `customerId` selector." : "", route.sensitive ? "Sensitive: send `x-totp` when 2FA is on." : ""].filter(Boolean).join(" "),
+    ...(notBuilt ? { "x-not-implemented": true } : {}),
     "x-min-role": role,
     "x-rpc": `${route.service.typeName}/${route.method.name}`,
     ...(route.minRole === Role.PUBLIC ? { security: [] } : {}),
     parameters: route.sensitive ? [...parameters, ...SENSITIVE_HEADERS] : parameters,
     ...(requestBody ? { requestBody } : {}),
     responses: {
-      ...(response ? { "200": { description: "OK", content: { "application/json": { schema: response } } } } : { "204": { description: "No content" } }),
+      ...success,
       ...errors,
       default: ERROR_RESPONSE,
     },
