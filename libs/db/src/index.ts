@@ -1,5 +1,5 @@
 export { createDatabase, type CreateDatabaseOptions, type Database } from "./create-database.js";
-export type { PoolSize } from "./knex-config.js";
+export { poolSizeFromEnv, type PoolSize } from "./knex-config.js";
 export type { DbLogger } from "./logger.js";
 export { createMigrationSource, type MigrationFile } from "./migration-source.js";
 export { createTypeOverrides } from "./pg-types.js";

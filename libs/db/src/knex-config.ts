@@ -23,7 +23,7 @@ export interface KnexConfigInput {
 
 // min 0: idle services hold no connections, and DROP DATABASE in tests is not blocked by idle pool members.
 const DEFAULT_POOL: PoolSize = { min: 0, max: 10 };
-export const DATABASE_POOL_MAX_LIMIT = 100;
+const DATABASE_POOL_MAX_LIMIT = 100;
 
 /**
  * The pool's ceiling from DATABASE_POOL_MAX (1 to 100, default 10): every replica of every service

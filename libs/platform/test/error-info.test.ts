@@ -7,9 +7,9 @@ import { ErrorInfoSchema } from "@signage/contracts/google/rpc/error_details_pb"
 import { ErrorDetailSchema } from "@signage/contracts/signage/common/v1/error_pb";
 import { ProbeService } from "@signage/contracts/signage/testing/v1/probe_pb";
 import { BlobAccessService } from "@signage/contracts/signage/media/v1/upload_pb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createService, createServiceTransport, type Service } from "./support/platform.js";
-import { memoryLogger } from "./support/memory-logger.js";
+import { describe, expect, it } from "vitest";
+import { createServiceTransport } from "./support/platform.js";
+import { listeningService } from "./support/listening-service.js";
 
 function register(router: ConnectRouter) {
   router.service(ProbeService, {
@@ -31,16 +31,10 @@ function register(router: ConnectRouter) {
 }
 
 describe("errors carry google.rpc.ErrorInfo", () => {
-  let service: Service;
-  let url: string;
-  beforeAll(async () => {
-    service = createService({ name: "probe", logger: memoryLogger().logger, register });
-    ({ url } = await service.listen({ host: "127.0.0.1", port: 0 }));
-  });
-  afterAll(() => service.close({ timeoutMs: 1000 }));
+  const server = listeningService(register);
 
   it.each(["grpc", "connect"] as const)("%s: reason = the key, metadata = the details as strings, ErrorDetail kept", async (protocol) => {
-    const probe = createClient(ProbeService, createServiceTransport({ baseUrl: url, protocol }));
+    const probe = createClient(ProbeService, createServiceTransport({ baseUrl: server.url, protocol }));
     const err = ConnectError.from(await probe.public({ text: "limit" }).catch((e: unknown) => e));
     expect(err.code).toBe(Code.ResourceExhausted);
     const [info] = err.findDetails(ErrorInfoSchema);
@@ -54,7 +48,7 @@ describe("errors carry google.rpc.ErrorInfo", () => {
   });
 
   it.each(["grpc", "connect"] as const)("%s: a streaming response's error gets ErrorInfo and the size bound too", async (protocol) => {
-    const blobs = createClient(BlobAccessService, createServiceTransport({ baseUrl: url, protocol }));
+    const blobs = createClient(BlobAccessService, createServiceTransport({ baseUrl: server.url, protocol }));
     const blob = "b".repeat(5000);
     const err = await (async () => {
       for await (const _ of blobs.getPresignedBlob({ blob })) void _;
@@ -65,7 +59,7 @@ describe("errors carry google.rpc.ErrorInfo", () => {
   });
 
   it("an error without our detail gets no ErrorInfo either", async () => {
-    const probe = createClient(ProbeService, createServiceTransport({ baseUrl: url, protocol: "grpc" }));
+    const probe = createClient(ProbeService, createServiceTransport({ baseUrl: server.url, protocol: "grpc" }));
     const err = ConnectError.from(await probe.public({ text: "plain" }).catch((e: unknown) => e));
     expect(err.code).toBe(Code.FailedPrecondition);
     expect(err.findDetails(ErrorInfoSchema)).toEqual([]);

@@ -4,27 +4,21 @@ import { Code, ConnectError, createClient, type ConnectRouter, type Transport } 
 import { createGrpcWebTransport } from "@connectrpc/connect-node";
 import { ProbeService } from "@signage/contracts/signage/testing/v1/probe_pb";
 import { StatisticsService } from "@signage/contracts/signage/reporting/v1/statistics_pb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createService, createServiceTransport, type Service } from "./support/platform.js";
-import { memoryLogger } from "./support/memory-logger.js";
+import { describe, expect, it } from "vitest";
+import { createServiceTransport } from "./support/platform.js";
+import { listeningService } from "./support/listening-service.js";
 
 function register(router: ConnectRouter) {
   router.service(ProbeService, { public: () => ({}), viewerRead: () => ({ scope: "viewer" }), unannotated: () => ({}) });
 }
 
 describe("a procedure this port does not serve", () => {
-  let service: Service;
-  let url: string;
-  beforeAll(async () => {
-    service = createService({ name: "probe", logger: memoryLogger().logger, register });
-    ({ url } = await service.listen({ host: "127.0.0.1", port: 0 }));
-  });
-  afterAll(() => service.close({ timeoutMs: 1000 }));
+  const server = listeningService(register);
 
   const transports: Record<string, () => Transport> = {
-    grpc: () => createServiceTransport({ baseUrl: url, protocol: "grpc" }),
-    connect: () => createServiceTransport({ baseUrl: url, protocol: "connect" }),
-    "grpc-web": () => createGrpcWebTransport({ baseUrl: url, httpVersion: "2" }),
+    grpc: () => createServiceTransport({ baseUrl: server.url, protocol: "grpc" }),
+    connect: () => createServiceTransport({ baseUrl: server.url, protocol: "connect" }),
+    "grpc-web": () => createGrpcWebTransport({ baseUrl: server.url, httpVersion: "2" }),
   };
 
   it.each(Object.keys(transports))("%s: Unimplemented, naming the services of this port", async (protocol) => {
@@ -40,7 +34,7 @@ describe("a procedure this port does not serve", () => {
   });
 
   it("echoes the path without its query, cut to 200 characters", async () => {
-    const res = await fetch(`${url}/${"x".repeat(5000)}/Method?token=secret`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const res = await fetch(`${server.url}/${"x".repeat(5000)}/Method?token=secret`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     const body = (await res.json()) as { code: string; message: string };
     expect(res.status).toBe(404);
     expect(body.code).toBe("unimplemented");

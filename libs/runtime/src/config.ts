@@ -1,8 +1,7 @@
 // Environment of a service process (cluster composition).
 import { z } from "zod";
 import { baseServiceConfigSchema } from "@signage/platform";
-
-const DATABASE_POOL_MAX_LIMIT = 100;
+import { poolSizeFromEnv } from "@signage/db";
 
 export const serviceProcessConfigSchema = baseServiceConfigSchema.extend({
   DATABASE_URL: z.string().min(1, "DATABASE_URL is required for a service process"),
@@ -17,14 +16,20 @@ export const serviceProcessConfigSchema = baseServiceConfigSchema.extend({
     .min(1, "NATS_STREAM_REPLICAS must be a whole number from 1 to 5")
     .max(5, "NATS_STREAM_REPLICAS must be a whole number from 1 to 5 (JetStream's limit)")
     .optional(),
-  // Read by @signage/db where the pool is built (libs/db/src/knex-config.ts, the same range);
-  // validated here too so a bad value fails with the rest, before anything connects.
-  DATABASE_POOL_MAX: z.coerce
-    .number()
-    .int(`DATABASE_POOL_MAX must be a whole number from 1 to ${DATABASE_POOL_MAX_LIMIT}`)
-    .min(1, `DATABASE_POOL_MAX must be a whole number from 1 to ${DATABASE_POOL_MAX_LIMIT}`)
-    .max(DATABASE_POOL_MAX_LIMIT, `DATABASE_POOL_MAX must be a whole number from 1 to ${DATABASE_POOL_MAX_LIMIT}`)
-    .optional(),
+  // The rule lives where the pool is built (@signage/db poolSizeFromEnv); applied here too so a
+  // bad value fails with the rest of the configuration, before anything connects.
+  DATABASE_POOL_MAX: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === "") return undefined;
+      try {
+        return poolSizeFromEnv({ DATABASE_POOL_MAX: raw }).max;
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
   DATA_DIR: z.string().default("./.data"),
 });
 

@@ -6,6 +6,7 @@ import { performance } from "node:perf_hooks";
 import { context } from "@opentelemetry/api";
 import type { Context, Middleware } from "koa";
 import type { Log } from "../log.js";
+import { matchedRoute } from "./matched-route.js";
 
 /** Probes every few seconds: the same noise the traces leave out. */
 const UNLOGGED_PATHS = /^\/(healthz|readyz|livez)\/?$/;
@@ -33,14 +34,14 @@ export function requestLog(logger: Log): Middleware {
 }
 
 function logFinished(logger: Log, ctx: Context, clientAddress: string, durationMs: number): void {
-  const route = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
+  const route = matchedRoute(ctx);
   const status = ctx.res.statusCode;
   const length = ctx.res.getHeader("content-length");
   // The connection closed before the whole response was sent: the client went away.
   const aborted = !ctx.res.writableFinished;
   const line = {
     method: ctx.method,
-    ...(route ? { route: String(route) } : { path: ctx.path }),
+    ...(route ? { route } : { path: ctx.path }),
     status,
     duration_ms: Math.round(durationMs * 10) / 10,
     // The declared length: a client gone early got less, a HEAD none.

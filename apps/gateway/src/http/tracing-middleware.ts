@@ -8,6 +8,7 @@ import { context, isValidTraceId, propagation, SpanKind, SpanStatusCode, trace, 
 import { getRPCMetadata, RPCType } from "@opentelemetry/core";
 import type { Context, Middleware } from "koa";
 import type { ErrorBody } from "./error-body.js";
+import { matchedRoute } from "./matched-route.js";
 
 export interface RequestTracing {
   /** Outermost middleware: the request's SERVER span. */
@@ -75,10 +76,10 @@ function httpInstrumentationSpan(): Span | undefined {
 }
 
 function describeServerSpan(span: Span, ctx: Context, failure: unknown): void {
-  const route = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
+  const route = matchedRoute(ctx);
   // Unmatched paths keep a name without the path: no ids in span names.
-  span.updateName(route ? `HTTP ${ctx.method} ${String(route)}` : `HTTP ${ctx.method}`);
-  if (route) span.setAttribute("http.route", String(route));
+  span.updateName(route ? `HTTP ${ctx.method} ${route}` : `HTTP ${ctx.method}`);
+  if (route) span.setAttribute("http.route", route);
   if (ctx.status < 500) return;
   // The error body's key and message: what the client was told, no internals. (The
   // instrumentation's own status at the response's end keeps it: keepStatusMessage in
