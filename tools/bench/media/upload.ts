@@ -2,13 +2,15 @@
  * Upload throughput through the real gateway (HTTP -> streamed RPC -> media ->
  * filesystem blob store, with fsync), next to a plain file write of the same
  * bytes on the same disk: the same files (2 x 150 MiB, or the 8 x 64 MiB parts),
- * 1 MiB writes, each file fsynced. Target: each upload path at
- * >= 70% of the plain write's MB/s. Called by tools/bench/media/main.ts.
+ * 1 MiB writes, each file fsynced (once written, and also synced as it grows like
+ * the store: the faster counts). Target: each upload path at >= 70% of the
+ * plain write's MB/s. Called by tools/bench/media/main.ts.
  *
  * The client runs in its own process (upload-child.mjs), as a real one would.
  * A third figure, the HTTP floor, is a bare node:http server writing the
- * request body straight to a file (fsync too): what receiving the bytes over
- * HTTP costs on this machine before any of our code runs.
+ * request body straight to a file (synced as it grows and at the end, as the
+ * store does): what receiving the bytes over HTTP costs on this machine before
+ * any of our code runs.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { createWriteStream } from "node:fs";
@@ -17,11 +19,12 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pipeline } from "node:stream/promises";
+import { finished, pipeline } from "node:stream/promises";
 import { performance } from "node:perf_hooks";
 import { coreModule } from "@signage/core";
 import { mediaModule } from "@signage/media";
 import { createCustomer, createUser, startPlatform, TEST_ADMIN } from "@signage/testing";
+import { flushBehind } from "@signage/storage";
 
 const MiB = 1024 * 1024;
 const SIMPLE_FILE = Number(process.env.BENCH_SIMPLE_MB || 150) * MiB;
@@ -74,22 +77,24 @@ function uploadClient(): { send(spec: UploadSpec): Promise<UploadAnswer>; close(
   };
 }
 
-async function syncAndRemove(path: string): Promise<void> {
-  const handle = await open(path, "r+");
-  await handle.datasync();
-  await handle.close();
-  await rm(path);
-}
-
-/** `files` files of `size` bytes each, fsynced one by one: the same files an upload path stores. */
-async function plainWrite(dir: string, size: number, files: number): Promise<number> {
+/**
+ * `files` files of `size` bytes each, fsynced one by one: the same files an upload path stores.
+ * `sync`: "end" syncs each file once written (the plainest write); "growing" also syncs it in
+ * the background as it grows (flushBehind), as the store does: the faster of the two here.
+ */
+async function plainWrite(dir: string, size: number, files: number, sync: "end" | "growing"): Promise<number> {
   const t0 = performance.now();
   for (let i = 0; i < files; i++) {
     const path = join(dir, `plain-${i}.bin`);
+    const handle = await open(path, "w");
     const out = createWriteStream(path, { highWaterMark: 256 * 1024 });
-    for (const piece of pieces(size)) if (!out.write(piece)) await new Promise<void>((r) => out.once("drain", () => r()));
-    await new Promise<void>((ok, fail) => out.end((err?: Error | null) => (err ? fail(err) : ok())));
-    const handle = await open(path, "r+");
+    const behind = sync === "growing" ? flushBehind(handle, out) : undefined;
+    const sink = behind ? behind.trigger : out;
+    if (behind) behind.trigger.pipe(out);
+    for (const piece of pieces(size)) if (!sink.write(piece)) await new Promise<void>((r) => sink.once("drain", () => r()));
+    sink.end();
+    await finished(out);
+    await behind?.drain();
     await handle.datasync();
     await handle.close();
   }
@@ -98,14 +103,31 @@ async function plainWrite(dir: string, size: number, files: number): Promise<num
   return (files * size) / MiB / seconds;
 }
 
-/** A bare node:http server that writes each request body to a file and fsyncs it. */
+/**
+ * A bare node:http server that writes each request body to a file and fsyncs it, synced as it
+ * grows like the platform's store (flushBehind), so it stays the best plain receive-and-write.
+ */
 async function httpFloorServer(dir: string): Promise<{ url: string; close(): Promise<void> }> {
   let n = 0;
-  const server = createServer((req: IncomingMessage, res) => {
+  const receive = async (req: IncomingMessage) => {
     const path = join(dir, `floor-${n++}.bin`);
-    pipeline(req, createWriteStream(path, { highWaterMark: MiB }))
-      .then(() => syncAndRemove(path))
-      .then(() => res.end("{}"), (err: Error) => res.writeHead(500).end(err.message));
+    const handle = await open(path, "w");
+    try {
+      const out = createWriteStream(path, { highWaterMark: MiB });
+      const behind = flushBehind(handle, out);
+      await pipeline(req, behind.trigger, out);
+      await behind.drain();
+      await handle.datasync();
+    } finally {
+      await handle.close();
+      await rm(path, { force: true });
+    }
+  };
+  const server = createServer((req: IncomingMessage, res) => {
+    receive(req).then(
+      () => res.end("{}"),
+      (err: Error) => res.writeHead(500).end(err.message),
+    );
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise((r) => server.close(() => r())) };
@@ -135,10 +157,11 @@ export async function benchUploads(): Promise<void> {
 
     // Rounds interleave each upload with its baselines, so load from other
     // processes hits all alike; the median round of each figure is shown.
-    const runs = { simple: [] as number[], plainSimple: [] as number[], floorSimple: [] as number[], parts: [] as number[], chunked: [] as number[], plainChunked: [] as number[], floorChunked: [] as number[], completeS: [] as number[] };
+    const runs = { simple: [] as number[], plainSimple: [] as number[], plainSimpleGrowing: [] as number[], floorSimple: [] as number[], parts: [] as number[], chunked: [] as number[], plainChunked: [] as number[], plainChunkedGrowing: [] as number[], floorChunked: [] as number[], completeS: [] as number[] };
     const size = CHUNKS * CHUNK;
     for (let round = 0; round < ROUNDS; round++) {
-      runs.plainSimple.push(await plainWrite(dir, SIMPLE_FILE, SIMPLE_FILES));
+      runs.plainSimple.push(await plainWrite(dir, SIMPLE_FILE, SIMPLE_FILES, "end"));
+      runs.plainSimpleGrowing.push(await plainWrite(dir, SIMPLE_FILE, SIMPLE_FILES, "growing"));
       let floorSeconds = 0;
       for (let i = 0; i < SIMPLE_FILES; i++) floorSeconds += (await client.send({ url: floor.url, method: "POST", headers: raw, size: SIMPLE_FILE })).seconds;
       runs.floorSimple.push((SIMPLE_FILES * SIMPLE_FILE) / MiB / floorSeconds);
@@ -160,7 +183,8 @@ export async function benchUploads(): Promise<void> {
       }
       runs.simple.push((SIMPLE_FILES * SIMPLE_FILE) / MiB / simpleSeconds);
 
-      runs.plainChunked.push(await plainWrite(dir, CHUNK, CHUNKS));
+      runs.plainChunked.push(await plainWrite(dir, CHUNK, CHUNKS, "end"));
+      runs.plainChunkedGrowing.push(await plainWrite(dir, CHUNK, CHUNKS, "growing"));
       floorSeconds = 0;
       for (let n = 1; n <= CHUNKS; n++) floorSeconds += (await client.send({ url: floor.url, method: "PUT", headers: raw, size: CHUNK })).seconds;
       runs.floorChunked.push(size / MiB / floorSeconds);
@@ -185,16 +209,20 @@ export async function benchUploads(): Promise<void> {
     }
 
     const best = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, median(v)])) as Record<keyof typeof runs, number>;
-    const row = (name: string, mbs: number, plain: number, httpFloor: number) => {
+    // The target is judged against the faster plain write: the store's own sync strategy must not flatter the ratio.
+    const row = (name: string, mbs: number, plainEnd: number, plainGrowing: number, httpFloor: number) => {
+      const plain = Math.max(plainEnd, plainGrowing);
       const ratio = mbs / plain;
-      log(`  ${name.padEnd(44)} ${mbs.toFixed(0).padStart(6)} MB/s   plain write ${plain.toFixed(0).padStart(6)} MB/s   ${(ratio * 100).toFixed(0).padStart(4)}%   ${ratio >= TARGET ? "OK" : "BELOW TARGET"}   (HTTP floor ${httpFloor.toFixed(0)} MB/s: ${((mbs / httpFloor) * 100).toFixed(0)}% of it)`);
+      log(
+        `  ${name.padEnd(44)} ${mbs.toFixed(0).padStart(6)} MB/s   plain write ${plain.toFixed(0).padStart(6)} MB/s (synced at the end ${plainEnd.toFixed(0)}, as it grows ${plainGrowing.toFixed(0)})   ${(ratio * 100).toFixed(0).padStart(4)}%   ${ratio >= TARGET ? "OK" : "BELOW TARGET"}   (HTTP floor ${httpFloor.toFixed(0)} MB/s: ${((mbs / httpFloor) * 100).toFixed(0)}% of it)`,
+      );
     };
-    log(`Uploads through the gateway (filesystem store, fsync; client in its own process) vs a plain file write of the same bytes, same disk; median of ${ROUNDS} rounds (target >= ${TARGET * 100}%):`);
-    row(`simple POST /api/file (${SIMPLE_FILES} x ${SIMPLE_FILE / MiB} MiB)`, best.simple, best.plainSimple, best.floorSimple);
-    row(`chunked parts only (${CHUNKS} x ${CHUNK / MiB} MiB)`, best.parts, best.plainChunked, best.floorChunked);
-    row(`chunked init+parts+complete (assembly, CRC)`, best.chunked, best.plainChunked, best.floorChunked);
+    log(`Uploads through the gateway (filesystem store, fsync; client in its own process) vs the faster plain file write of the same bytes, same disk; median of ${ROUNDS} rounds (target >= ${TARGET * 100}%):`);
+    row(`simple POST /api/file (${SIMPLE_FILES} x ${SIMPLE_FILE / MiB} MiB)`, best.simple, best.plainSimple, best.plainSimpleGrowing, best.floorSimple);
+    row(`chunked parts only (${CHUNKS} x ${CHUNK / MiB} MiB)`, best.parts, best.plainChunked, best.plainChunkedGrowing, best.floorChunked);
+    row(`chunked init+parts+complete (assembly, CRC)`, best.chunked, best.plainChunked, best.plainChunkedGrowing, best.floorChunked);
     log(`  complete (assemble ${size / MiB} MiB + CRC32, fsync): ${best.completeS.toFixed(2)} s`);
-    log(`  HTTP floor: a bare node:http server writing the same bodies to a file with fsync, same client.`);
+    log(`  HTTP floor: a bare node:http server writing the same bodies to a file (synced as it grows and at the end, as the store does), same client.`);
     log(`  Per round (MB/s): ${Object.entries(runs).filter(([k]) => k !== "completeS").map(([k, v]) => `${k} ${v.map((x) => x.toFixed(0)).join("/")}`).join("; ")}`);
   } finally {
     client.close();

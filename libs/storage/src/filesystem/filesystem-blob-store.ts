@@ -27,6 +27,7 @@ import {
 } from "../blob-store.js";
 import { ByteCounter } from "../byte-limit.js";
 import { ComposedBlobs } from "./composed-blobs.js";
+import { flushBehind, type FlushBehind } from "./flush-behind.js";
 import type { SignatureCheck, UrlSigner } from "../url-signer.js";
 import { presignedBlobUrl, presignedPartUrl, verifyPresignedBlob, verifyPresignedPart, type PresignedBlobQuery, type PresignedPartQuery } from "../presigned-urls.js";
 
@@ -74,17 +75,23 @@ export function createFilesystemBlobStore(options: FilesystemBlobStoreOptions): 
     return options.signer;
   };
 
-  /** Streams into a temp file, then renames it to `target`; returns the byte count. */
+  /** Streams into a temp file (synced as it grows, flush-behind.ts), then renames it to `target`; returns the byte count. */
   async function writeAtomically(target: string, body: Readable | Uint8Array, maxSize?: number, exactSize?: number): Promise<number> {
     await mkdir(tmpDir, { recursive: true });
     const tmp = join(tmpDir, randomUUID());
     const counter = new ByteCounter(maxSize, exactSize);
+    // A handle of our own on the temp file (it creates it): the background flushes and the final
+    // sync run on it, never on the stream's descriptor, which the stream closes when it likes.
+    const syncHandle = fsync ? await open(tmp, "w") : undefined;
     let out: WriteStream | undefined;
+    let behind: FlushBehind | undefined;
     try {
       const source = body instanceof Uint8Array ? Readable.from([body]) : body;
       out = createWriteStream(tmp, { highWaterMark: 1024 * 1024 });
-      await pipeline(source, counter, out);
-      if (fsync) await syncFile(tmp);
+      behind = syncHandle ? flushBehind(syncHandle, out) : undefined;
+      await (behind ? pipeline(source, counter, behind.trigger, out) : pipeline(source, counter, out));
+      await behind?.drain();
+      await syncHandle?.datasync();
       await mkdir(dirname(target), { recursive: true });
       await rename(tmp, target);
       return counter.bytes;
@@ -92,8 +99,11 @@ export function createFilesystemBlobStore(options: FilesystemBlobStoreOptions): 
       // A write stream destroyed while its file was still being opened creates the file after
       // all: remove it only once the stream has closed, or a failed write leaves a temp file.
       if (out && !out.closed) await once(out, "close").catch(() => undefined);
+      await behind?.drain();
       await rm(tmp, { force: true });
       throw err;
+    } finally {
+      await syncHandle?.close();
     }
   }
 
@@ -228,15 +238,6 @@ export function createFilesystemBlobStore(options: FilesystemBlobStoreOptions): 
       return presignedBlobUrl(requireSigner(), opts.baseUrl, key, opts.expiresAt, { filename: opts.filename, contentType: opts.contentType });
     },
   };
-}
-
-async function syncFile(path: string): Promise<void> {
-  const handle = await open(path, "r+");
-  try {
-    await handle.datasync();
-  } finally {
-    await handle.close();
-  }
 }
 
 /**
