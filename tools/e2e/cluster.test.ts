@@ -120,7 +120,7 @@ describe("cluster composition over HTTP", () => {
   it("exports auto-instrumented spans over OTLP: HTTP in the gateway (one SERVER span named after the route), pg in the services", async () => {
     // Each process starts telemetry before importing http/koa/pg and runs with the ESM loader hook.
     await token("admin@example.com", "admin-change-me");
-    const expected = ["@opentelemetry/instrumentation-http", "@opentelemetry/instrumentation-pg", "HTTP POST /oauth/token"];
+    const expected = ["@opentelemetry/instrumentation-http", "@opentelemetry/instrumentation-pg", "POST /oauth/token"];
     for (let i = 0; i < 100 && !expected.every((s) => otlp.received().includes(s)); i++) await new Promise((r) => setTimeout(r, 100));
     const body = otlp.received();
     for (const text of expected) expect(body.includes(text), `no span with ${text}`).toBe(true);

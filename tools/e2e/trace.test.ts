@@ -76,13 +76,13 @@ describe("tracing", () => {
       if (spans.some((s) => s.name.startsWith("process customer.created"))) break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    const root = spans.find((s) => s.name === "HTTP POST /api/customer")!;
+    const root = spans.find((s) => s.name === "POST /api/customer")!;
     expect(root).toBeDefined();
     const traceId = root.spanContext().traceId;
     const inTrace = spans.filter((s) => s.spanContext().traceId === traceId).map((s) => s.name);
     expect(inTrace).toEqual(
       expect.arrayContaining([
-        "HTTP POST /api/customer",
+        "POST /api/customer",
         expect.stringMatching(/CustomerService\/CreateCustomer/),
         expect.stringMatching(/^publish customer\.created/),
         expect.stringMatching(/^process customer\.created/),

@@ -4,6 +4,7 @@
 import { createRequire } from "node:module";
 import { context, SpanKind } from "@opentelemetry/api";
 import { suppressTracing } from "@opentelemetry/core";
+import { MetricReader, type DataPoint, type Histogram } from "@opentelemetry/sdk-metrics";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTelemetry, type Telemetry } from "@signage/platform";
@@ -13,10 +14,16 @@ import { INCOMING, expectClientErrorUnmarked, expectCrashRecorded, expectOneRout
 
 const exporter = new InMemorySpanExporter();
 const processor = new SimpleSpanProcessor(exporter);
+/** Metrics collected when the test asks (as a periodic exporter would). */
+class CollectingReader extends MetricReader {
+  protected async onForceFlush(): Promise<void> {}
+  protected async onShutdown(): Promise<void> {}
+}
+const reader = new CollectingReader();
 let telemetry: Telemetry;
 let gateway: Awaited<ReturnType<typeof listenGateway>>;
 beforeAll(async () => {
-  telemetry = startTelemetry({ serviceName: "request-tracing-instrumented-test", instrumentations: "auto", spanProcessors: [processor] });
+  telemetry = startTelemetry({ serviceName: "request-tracing-instrumented-test", instrumentations: "auto", spanProcessors: [processor], metricReaders: [reader] });
   // vitest loads node:http as native ESM, which only the loader hook patches in production; a
   // require() after the SDK started lets the instrumentation patch the shared module.
   createRequire(import.meta.url)("node:http");
@@ -51,7 +58,7 @@ describe("the gateway's request span, with HTTP auto-instrumentation", () => {
 
   it("names an unmatched path without the path", async () => {
     const spans = await serverSpansOf(exporter, processor, get("/nope/123"));
-    expect(spans.map((s) => s.name)).toEqual(["HTTP GET"]);
+    expect(spans.map((s) => s.name)).toEqual(["GET"]);
   });
 
   it("makes no span at all for a health probe", async () => {
@@ -70,3 +77,28 @@ describe("the gateway's request span, with HTTP auto-instrumentation", () => {
     }
   });
 });
+
+describe("the gateway's request duration metric", () => {
+  /** http.server.request.duration's data points (request counts by attributes). */
+  async function durations(): Promise<DataPoint<Histogram>[]> {
+    const { resourceMetrics } = await reader.collect();
+    return resourceMetrics.scopeMetrics.flatMap((s) => s.metrics).filter((m) => m.descriptor.name === "http.server.request.duration").flatMap((m) => m.dataPoints as DataPoint<Histogram>[]);
+  }
+  const count = (points: DataPoint<Histogram>[], attributes: Record<string, unknown>) =>
+    points.filter((p) => Object.entries(attributes).every(([k, v]) => p.attributes[k] === v)).reduce((n, p) => n + p.value.count, 0);
+
+  it("counts each request under its route template and status (per-route rate, errors and latency); unmatched paths and probes add no route", async () => {
+    const before = await durations();
+    for (const request of [me("ok"), me("ok"), me("denied"), get("/nope/123"), get("/healthz")]) await (await request()).arrayBuffer();
+    const after = await durations();
+    const added = (attributes: Record<string, unknown>) => count(after, attributes) - count(before, attributes);
+    expect(added({ "http.route": "/api/v2/user/me", "http.request.method": "GET", "http.response.status_code": 200 })).toBe(2);
+    expect(added({ "http.route": "/api/v2/user/me", "http.response.status_code": 403 })).toBe(1);
+    const unrouted = after.filter((p) => p.attributes["http.route"] === undefined);
+    expect(count(unrouted, { "http.response.status_code": 404 }) - count(before.filter((p) => p.attributes["http.route"] === undefined), { "http.response.status_code": 404 })).toBe(1);
+    expect(after.some((p) => String(p.attributes["http.route"]).includes("/nope"))).toBe(false);
+    // The probe is not instrumented at all: 2 + 1 + 1 requests, not 5.
+    expect(added({})).toBe(4);
+  });
+});
+

@@ -41,7 +41,7 @@ export async function startModule(module: ServiceModule, infra: SharedInfra): Pr
   await db.migrate();
   // Infrastructure table like knex's own migration table: every service schema has one.
   await createOutboxTable(db.knex);
-  const outbox = createOutbox({ knex: db.knex, bus: infra.bus, logger });
+  const outbox = createOutbox({ knex: db.knex, bus: infra.bus, logger, service: module.name });
   const tenantAccess = createTenantAccessCache({ ttlMs: tenantAccessCacheMs(infra.env) });
   const instance = await module.create({
     knex: db.knex,

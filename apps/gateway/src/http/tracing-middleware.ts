@@ -1,4 +1,5 @@
-// One SERVER span per REST request, named after the route template, so each call is one trace
+// One SERVER span per REST request, named after the route template ("GET /api/v2/user/me", as
+// OTel's HTTP conventions name them), so each call is one trace
 // from the edge through the services (and NATS). With the HTTP auto-instrumentation on
 // (the processes started with the loader hook) that span is the instrumentation's: it is renamed
 // and described here, not doubled, and it already continues an incoming traceparent. Without it
@@ -31,11 +32,16 @@ export function requestTracing(tracer: Tracer): RequestTracing {
           await next();
         } finally {
           describeServerSpan(instrumented, ctx, failures.get(ctx));
+          // The instrumentation puts the route on its duration metric (http.server.request.duration)
+          // from here: per-route rates and latencies, not one figure for the whole edge.
+          const metadata = getRPCMetadata(context.active());
+          const route = matchedRoute(ctx);
+          if (metadata?.type === RPCType.HTTP && route) metadata.route = route;
         }
         return;
       }
       const parent = propagation.extract(context.active(), ctx.headers);
-      const span = tracer.startSpan(`HTTP ${ctx.method}`, { kind: SpanKind.SERVER, attributes: { "http.request.method": ctx.method, "url.path": ctx.path } }, parent);
+      const span = tracer.startSpan(ctx.method, { kind: SpanKind.SERVER, attributes: { "http.request.method": ctx.method, "url.path": ctx.path } }, parent);
       exposeTraceId(ctx, span);
       try {
         await context.with(trace.setSpan(parent, span), next);
@@ -78,7 +84,7 @@ function httpInstrumentationSpan(): Span | undefined {
 function describeServerSpan(span: Span, ctx: Context, failure: unknown): void {
   const route = matchedRoute(ctx);
   // Unmatched paths keep a name without the path: no ids in span names.
-  span.updateName(route ? `HTTP ${ctx.method} ${route}` : `HTTP ${ctx.method}`);
+  span.updateName(route ? `${ctx.method} ${route}` : ctx.method);
   if (route) span.setAttribute("http.route", route);
   if (ctx.status < 500) return;
   // The error body's key and message: what the client was told, no internals. (The

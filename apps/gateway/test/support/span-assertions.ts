@@ -27,7 +27,7 @@ export async function serverSpansOf(exporter: InMemorySpanExporter, processor: S
 
 /** One span named after the route, continuing the incoming traceparent. */
 export function expectOneRouteSpanUnderTraceparent(spans: ReadableSpan[]): ReadableSpan {
-  expect(spans.map((s) => s.name)).toEqual(["HTTP GET /api/v2/user/me"]);
+  expect(spans.map((s) => s.name)).toEqual(["GET /api/v2/user/me"]);
   const [span] = spans;
   expect(span.spanContext().traceId).toBe(INCOMING.traceId);
   expect(span.parentSpanContext?.spanId).toBe(INCOMING.spanId);

@@ -5,13 +5,14 @@
 // mid-batch is deduplicated by JetStream and by consumers' inboxes. Replicas
 // relaying one table take turns (advisory lock), so order holds across them.
 import { randomUUID } from "node:crypto";
-import { ROOT_CONTEXT, context, propagation } from "@opentelemetry/api";
+import { ROOT_CONTEXT, context, metrics, propagation, type Meter } from "@opentelemetry/api";
 import type { Knex } from "knex";
 import type { EventBus } from "../bus.js";
 import type { PublishInput } from "../envelope.js";
 import { noopLogger, type Logger } from "../logger.js";
 import { assertEventType } from "../subjects.js";
 import { DEFAULT_OUTBOX_TABLE } from "./table.js";
+import { observeOutbox, type OutboxGauges } from "./outbox-metrics.js";
 
 export interface OutboxOptions {
   knex: Knex;
@@ -29,6 +30,10 @@ export interface OutboxOptions {
    * headers, matching the NATS server's default max_payload.
    */
   maxEventBytes?: number;
+  /** Where the relay reports its backlog while it runs (outbox-metrics.ts). Default: the global meter provider's. */
+  meter?: Meter;
+  /** The owning service, as the backlog metrics' `signage.service` attribute. */
+  service?: string;
 }
 
 export const DEFAULT_MAX_EVENT_BYTES = 1024 * 1024 - 8 * 1024;
@@ -64,6 +69,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<number> | undefined;
   let again = false;
+  let gauges: OutboxGauges | undefined;
 
   async function publishBatch(): Promise<number> {
     return knex.transaction(async (trx) => {
@@ -154,11 +160,14 @@ export function createOutbox(options: OutboxOptions): Outbox {
     start() {
       if (running) return;
       running = true;
+      gauges = observeOutbox(options.meter ?? metrics.getMeter("@signage/events"), knex, table, options.service ? { "signage.service": options.service } : {});
       kick();
       schedule();
     },
     async stop() {
       running = false;
+      gauges?.remove();
+      gauges = undefined;
       if (timer) clearTimeout(timer);
       await inFlight?.catch(() => undefined);
     },

@@ -3,6 +3,7 @@ import type { Instrumentation } from "@opentelemetry/instrumentation";
 import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
 import { KoaInstrumentation, KoaLayerType } from "@opentelemetry/instrumentation-koa";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
+import { RuntimeNodeInstrumentation } from "@opentelemetry/instrumentation-runtime-node";
 import { UndiciInstrumentation } from "@opentelemetry/instrumentation-undici";
 
 /**
@@ -46,8 +47,12 @@ export function keepStatusMessage(span: Span): void {
  * the root node_modules); `register.ts` lists the modules they patch for the
  * ESM loader hook (INSTRUMENTED_MODULES) — keep both in step.
  */
-export function autoInstrumentations(): Instrumentation[] {
+export function autoInstrumentations(options: { runtimeMetrics?: boolean } = {}): Instrumentation[] {
+  // Event-loop delay and utilization, heap and GC: only when metrics are exported (it samples
+  // the event loop every few ms whether or not anything reads the figures).
+  const runtime = options.runtimeMetrics ? [new RuntimeNodeInstrumentation()] : [];
   return [
+    ...runtime,
     new HttpInstrumentation({
       // Health probes every few seconds would drown real traffic in traces.
       ignoreIncomingRequestHook: (req) => /^\/(healthz|readyz|livez)\b/.test(req.url ?? ""),

@@ -33,12 +33,15 @@ const serverErrorCodes = new Set([
   Code.DataLoss,
 ]);
 
-export function endRpcSpanOk(span: Span): void {
+/** Ends the span of a call that succeeded; returns its status code (0). */
+export function endRpcSpanOk(span: Span): Code | 0 {
   span.setAttribute("rpc.grpc.status_code", 0);
   span.end();
+  return 0;
 }
 
-export function endRpcSpanError(span: Span, err: unknown, side: "server" | "client"): void {
+/** Ends the span of a call that failed; returns the status code the caller sees (server) or saw (client). */
+export function endRpcSpanError(span: Span, err: unknown, side: "server" | "client"): Code {
   const code = side === "server" ? wireCode(err) : ConnectError.from(err).code;
   span.setAttribute("rpc.grpc.status_code", code);
   span.setAttribute("rpc.connect_rpc.error_code", Code[code] ?? String(code));
@@ -47,6 +50,7 @@ export function endRpcSpanError(span: Span, err: unknown, side: "server" | "clie
     span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
   }
   span.end();
+  return code;
 }
 
 /**
@@ -81,44 +85,32 @@ function errorClass(err: Error): string {
 }
 
 /**
- * Streaming responses outlive the interceptor call: end the span when the
- * stream finishes, and run each step inside the span's context so the
+ * Streaming responses outlive the interceptor call: end the call (`end`, once:
+ * see rpc-call.ts) when the stream finishes, and run each step inside the span's context so the
  * handler's generator body (server) sees it as active.
  */
-export function traceStream<T>(
-  stream: AsyncIterable<T>,
-  span: Span,
-  ctx: Context,
-  side: "server" | "client",
-): AsyncIterable<T> {
+export function traceStream<T>(stream: AsyncIterable<T>, ctx: Context, end: (err?: unknown) => void): AsyncIterable<T> {
   return {
     [Symbol.asyncIterator]() {
       const it = context.with(ctx, () => stream[Symbol.asyncIterator]());
-      let ended = false;
-      const finish = (err?: unknown) => {
-        if (ended) return;
-        ended = true;
-        if (err === undefined) endRpcSpanOk(span);
-        else endRpcSpanError(span, err, side);
-      };
       return {
         async next() {
           try {
             const result = await context.with(ctx, () => it.next());
-            if (result.done) finish();
+            if (result.done) end();
             return result;
           } catch (err) {
-            finish(err);
+            end(err);
             throw err;
           }
         },
         async return(value?: unknown) {
           // Consumer stopped early (client cancelled): treat as Canceled.
-          finish(new ConnectError("stream closed by consumer", Code.Canceled));
+          end(new ConnectError("stream closed by consumer", Code.Canceled));
           return (await it.return?.(value)) ?? { done: true, value: undefined };
         },
         async throw(err?: unknown) {
-          finish(err);
+          end(err);
           if (it.throw) return it.throw(err);
           throw err;
         },

@@ -1,31 +1,35 @@
 import type { Interceptor } from "@connectrpc/connect";
-import { SpanKind, context, isSpanContextValid, propagation, trace, type Context, type Tracer } from "@opentelemetry/api";
+import { SpanKind, context, isSpanContextValid, metrics, propagation, trace, type Context, type Meter, type Tracer } from "@opentelemetry/api";
 import { suppressTracing } from "@opentelemetry/core";
 import { headersGetter } from "./headers-carrier.js";
-import { endRpcSpanError, endRpcSpanOk, rpcSpanStart, traceStream } from "./rpc-span.js";
+import { rpcSpanStart, traceStream } from "./rpc-span.js";
+import { rpcCallEnd, rpcDurationHistogram } from "./rpc-call.js";
 import { isUntracedCall } from "./untraced-calls.js";
 
 /**
- * SERVER span per incoming call, child of the caller's `traceparent`.
+ * SERVER span per incoming call, child of the caller's `traceparent`, and its
+ * `rpc.server.duration` (rpc-call.ts; a no-op meter unless metrics are exported).
  * connect-node runs interceptors around the handler, so making the span
  * active around next() parents everything the handler does (pg, NATS, logs).
  * Put it first in the list so auth and other interceptors run inside the span.
  */
-export function serverTracingInterceptor(tracer: Tracer): Interceptor {
+export function serverTracingInterceptor(tracer: Tracer, meter: Meter = metrics.getMeter("@signage/platform")): Interceptor {
+  const duration = rpcDurationHistogram(meter, "server");
   return (next) => async (req) => {
     // Suppressed, not just skipped: whatever a health check does (a readiness query) starts no trace either.
     if (isUntracedCall(req)) return context.with(suppressTracing(context.active()), () => next(req));
     const parent = parentContext(req.header);
     const { name, attributes } = rpcSpanStart(req);
     const span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
+    const end = rpcCallEnd(span, "server", duration, attributes, performance.now());
     const ctx = trace.setSpan(parent, span);
     try {
       const res = await context.with(ctx, () => next(req));
-      if (res.stream) return { ...res, message: traceStream(res.message, span, ctx, "server") };
-      endRpcSpanOk(span);
+      if (res.stream) return { ...res, message: traceStream(res.message, ctx, end) };
+      end();
       return res;
     } catch (err) {
-      endRpcSpanError(span, err, "server");
+      end(err);
       throw err;
     }
   };

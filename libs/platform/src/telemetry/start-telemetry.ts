@@ -1,7 +1,8 @@
-import { DiagLogLevel, context, diag, propagation, trace } from "@opentelemetry/api";
+import { DiagLogLevel, context, diag, metrics, propagation, trace } from "@opentelemetry/api";
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { NodeSDK } from "@opentelemetry/sdk-node";
+import type { MetricReader } from "@opentelemetry/sdk-metrics";
 import { BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import type { Logger } from "pino";
 import type { Env } from "../config/load-config.js";
@@ -11,6 +12,7 @@ import { autoInstrumentations } from "./instrumentations.js";
 import { createRateLimiter } from "./rate-limiter.js";
 import { serviceResource } from "./service-resource.js";
 import { loadTelemetryConfig } from "./telemetry-config.js";
+import { otlpMetricReaders, signalUrl } from "./metric-readers.js";
 
 export interface TelemetryOptions {
   serviceName: string;
@@ -20,6 +22,8 @@ export interface TelemetryOptions {
   instrumentations?: "auto" | "none";
   /** Replaces the OTLP exporter (tests: SimpleSpanProcessor(InMemorySpanExporter)). */
   spanProcessors?: SpanProcessor[];
+  /** Replaces the OTLP metric reader (tests: a reader they collect from). Empty: no meter provider. */
+  metricReaders?: MetricReader[];
   /** SERVICE_VERSION, LOG_LEVEL, OTEL_LOG_LEVEL (telemetry-config.ts). Default: process.env. */
   env?: Env;
   /**
@@ -51,25 +55,27 @@ const DIAG_WINDOW_MS = 60_000;
  *
  * Without an endpoint a tracer provider is still registered (spans are made
  * and dropped): trace ids then still reach the logs and `traceparent` still
- * flows to the services this one calls.
+ * flows to the services this one calls. Metrics (metric-readers.ts) are only
+ * recorded when exported.
  */
 export function startTelemetry(options: TelemetryOptions): Telemetry {
   const { serviceName, otlpEndpoint, instrumentations = "auto", env = process.env, shutdownTimeoutMs = 2_000 } = options;
   const config = loadTelemetryConfig(env);
   const logger = options.logger ?? createLogger({ name: serviceName, level: config.LOG_LEVEL });
   const spanProcessors = options.spanProcessors ?? [
-    otlpEndpoint ? new BatchSpanProcessor(new OTLPTraceExporter({ url: tracesUrl(otlpEndpoint) })) : new NoopSpanProcessor(),
+    otlpEndpoint ? new BatchSpanProcessor(new OTLPTraceExporter({ url: signalUrl(otlpEndpoint, "traces") })) : new NoopSpanProcessor(),
   ];
+  const metricReaders = options.metricReaders ?? otlpMetricReaders(otlpEndpoint, config);
   const sdk = new NodeSDK({
     resource: serviceResource({ serviceName, serviceVersion: config.SERVICE_VERSION }),
     spanProcessors,
     textMapPropagator: new CompositePropagator({
       propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
     }),
-    instrumentations: instrumentations === "auto" ? autoInstrumentations() : [],
-    // Traces only: without these the SDK would also start OTLP metric and
-    // log exporters from OTEL_* defaults, pointing at localhost.
-    metricReaders: [],
+    instrumentations: instrumentations === "auto" ? autoInstrumentations({ runtimeMetrics: metricReaders.length > 0 }) : [],
+    // Given explicitly (possibly empty): otherwise the SDK would start OTLP metric and
+    // log exporters from OTEL_* defaults, pointing at localhost. Logs go to stdout (pino).
+    metricReaders,
     logRecordProcessors: [],
   });
   // With OTEL_LOG_LEVEL set the SDK has put its console logger in place (debugging): leave it.
@@ -82,6 +88,7 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
     shutdown() {
       stopped ??= flushWithin(sdk.shutdown(), shutdownTimeoutMs, logger).finally(() => {
         trace.disable();
+        metrics.disable();
         context.disable();
         propagation.disable();
         diag.disable();
@@ -106,9 +113,4 @@ async function flushWithin(flushing: Promise<void>, timeoutMs: number, logger: L
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** OTEL_EXPORTER_OTLP_ENDPOINT is a base URL; the traces signal lives under /v1/traces. */
-function tracesUrl(endpoint: string): string {
-  return new URL("v1/traces", endpoint.endsWith("/") ? endpoint : `${endpoint}/`).toString();
 }

@@ -17,6 +17,10 @@ export const telemetryConfigSchema = z.object({
   LOG_LEVEL: logLevelSchema.default("info"),
   /** Set: the SDK logs its own diagnostics to the console at that level (debugging), instead of ours to the logger. */
   OTEL_LOG_LEVEL: z.string().optional(),
+  /** "none" turns metric export off while traces still go to the collector (standard OTel name). */
+  OTEL_METRICS_EXPORTER: z.enum(["otlp", "none"]).default("otlp"),
+  /** Milliseconds between two metric exports (standard OTel name and default). */
+  OTEL_METRIC_EXPORT_INTERVAL: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
 });
 
 export type TelemetryConfig = z.output<typeof telemetryConfigSchema>;
