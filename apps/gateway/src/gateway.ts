@@ -110,6 +110,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     callTimeoutMs,
   }));
 
+  // First in every route's own stack: the template is known there (router.use would see its own path).
+  for (const layer of router.stack) if (layer.methods.length > 0) layer.stack.unshift(tracing.routeMatched);
   app.use(bucketedRoutes(router).middleware);
   // Not `throw: true`: the router sets the Allow header only when it does not throw.
   app.use(router.allowedMethods());

@@ -100,5 +100,22 @@ describe("the gateway's request duration metric", () => {
     // The probe is not instrumented at all: 2 + 1 + 1 requests, not 5.
     expect(added({})).toBe(4);
   });
+
+  it("counts a request its client abandoned under its route as 499, not as an unrouted 404", async () => {
+    const before = await durations();
+    const abort = new AbortController();
+    const request = context.with(suppressTracing(context.active()), () => fetch(`${gateway.base}/api/v2/user/me`, { headers: { authorization: "Bearer slow" }, signal: abort.signal }));
+    setTimeout(() => abort.abort(), 50);
+    await expect(request).rejects.toThrow();
+    let added = 0;
+    for (let tries = 0; tries < 100 && added === 0; tries++) {
+      await new Promise((r) => setTimeout(r, 10));
+      added = count(await durations(), { "http.route": "/api/v2/user/me", "http.response.status_code": 499 }) - count(before, { "http.route": "/api/v2/user/me", "http.response.status_code": 499 });
+    }
+    expect(added).toBe(1);
+    const unrouted404 = (points: DataPoint<Histogram>[]) => count(points.filter((p) => p.attributes["http.route"] === undefined), { "http.response.status_code": 404 });
+    expect(unrouted404(await durations())).toBe(unrouted404(before));
+    await new Promise((r) => setTimeout(r, 300)); // let the slow handler finish before the suite closes the gateway
+  });
 });
 

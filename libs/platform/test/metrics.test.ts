@@ -70,13 +70,31 @@ describe("metric export", () => {
     expect(collector.paths).toEqual(["/v1/traces"]);
   });
 
+  it("reads OTEL_METRICS_EXPORTER as the standard comma list, case-insensitively, and says which exporters it ignores", async () => {
+    for (const [value, exported] of [
+      ["OTLP", true],
+      ["console,otlp", true],
+      ["none", false],
+      ["console", false],
+    ] as const) {
+      const collector = await fakeCollector();
+      const { logger, lines } = memoryLogger();
+      const telemetry = startTelemetry({ serviceName: "metrics-list", otlpEndpoint: collector.url, instrumentations: "none", env: { OTEL_METRICS_EXPORTER: value }, logger });
+      metrics.getMeter("test").createCounter("test.things").add(1);
+      await telemetry.shutdown();
+      await collector.close();
+      expect(collector.paths.includes("/v1/metrics"), value).toBe(exported);
+      expect(lines().some((l) => String(l.msg).includes("console not available")), value).toBe(value.includes("console"));
+    }
+  });
+
   it("refuses an export interval below one second, naming the variable", () => {
     expect(() => startTelemetry({ serviceName: "metrics-bad", otlpEndpoint: "http://127.0.0.1:1", instrumentations: "none", env: { OTEL_METRIC_EXPORT_INTERVAL: "10" } })).toThrow(ConfigError);
     expect(() => startTelemetry({ serviceName: "metrics-bad", otlpEndpoint: "http://127.0.0.1:1", instrumentations: "none", env: { OTEL_METRIC_EXPORT_INTERVAL: "10" } })).toThrow(/OTEL_METRIC_EXPORT_INTERVAL/);
   });
 });
 
-describe("rpc.server.duration / rpc.client.duration", () => {
+describe("rpc.server.call.duration / rpc.client.call.duration", () => {
   const reader = new CollectingReader();
   let telemetry: Telemetry;
   let service: Service;
@@ -107,12 +125,12 @@ describe("rpc.server.duration / rpc.client.duration", () => {
   });
 
   it.each([
-    ["connect", "connect_rpc", () => createServiceTransport({ baseUrl: url, protocol: "connect", interceptors: [clientTracingInterceptor(trace.getTracer("test"))] })],
+    ["connect", "connectrpc", () => createServiceTransport({ baseUrl: url, protocol: "connect", interceptors: [clientTracingInterceptor(trace.getTracer("test"))] })],
     ["grpc", "grpc", () => createServiceTransport({ baseUrl: url, protocol: "grpc", interceptors: [clientTracingInterceptor(trace.getTracer("test"))] })],
-    ["in-memory", "connect_rpc", () => createInMemoryTransport(service.routes, { interceptors: service.interceptors, clientInterceptors: [clientTracingInterceptor(trace.getTracer("test"))] })],
+    ["in-memory", "connectrpc", () => createInMemoryTransport(service.routes, { interceptors: service.interceptors, clientInterceptors: [clientTracingInterceptor(trace.getTracer("test"))] })],
   ])("records one duration per call over %s, by method and the status code the caller saw", async (_name, system, transport) => {
-    const serverBefore = await histogramPoints(reader, "rpc.server.duration");
-    const clientBefore = await histogramPoints(reader, "rpc.client.duration");
+    const serverBefore = await histogramPoints(reader, "rpc.server.call.duration");
+    const clientBefore = await histogramPoints(reader, "rpc.client.call.duration");
     const probe = createClient(ProbeService, transport());
     await probe.public({ text: "a" });
     await probe.public({ text: "b" });
@@ -121,25 +139,28 @@ describe("rpc.server.duration / rpc.client.duration", () => {
     // Health probes make no traces, and no call counts either.
     await createClient(Health, transport()).check({});
 
-    const server = await histogramPoints(reader, "rpc.server.duration");
-    const client = await histogramPoints(reader, "rpc.client.duration");
+    const server = await histogramPoints(reader, "rpc.server.call.duration");
+    const client = await histogramPoints(reader, "rpc.client.call.duration");
     const added = (after: HistogramPoint[], before: HistogramPoint[], attributes: Record<string, unknown>) => countOf(after, attributes) - countOf(before, attributes);
-    const service = "signage.testing.v1.ProbeService";
+    const probeMethod = (name: string) => `signage.testing.v1.ProbeService/${name}`;
     for (const [after, before] of [
       [server, serverBefore],
       [client, clientBefore],
     ] as const) {
-      expect(added(after, before, { "rpc.system": system, "rpc.service": service, "rpc.method": "Public", "rpc.grpc.status_code": 0 })).toBe(2);
-      expect(added(after, before, { "rpc.method": "Unannotated", "rpc.grpc.status_code": Code.PermissionDenied })).toBe(1);
-      expect(added(after, before, { "rpc.method": "ViewerRead", "rpc.grpc.status_code": Code.Internal })).toBe(1);
-      expect(added(after, before, { "rpc.service": "grpc.health.v1.Health" })).toBe(0);
+      expect(added(after, before, { "rpc.system.name": system, "rpc.method": probeMethod("Public"), "rpc.status_code": "OK" })).toBe(2);
+      expect(added(after, before, { "rpc.method": probeMethod("Unannotated"), "rpc.status_code": "PERMISSION_DENIED" })).toBe(1);
+      expect(added(after, before, { "rpc.method": probeMethod("ViewerRead"), "rpc.status_code": "INTERNAL" })).toBe(1);
+      expect(after.filter((p) => String(p.attributes["rpc.method"]).startsWith("grpc.health.v1.Health/"))).toEqual([]);
+      // Only the stable attributes: nothing per caller, nothing unbounded.
+      for (const point of after) expect(Object.keys(point.attributes).sort()).toEqual(["rpc.method", "rpc.status_code", "rpc.system.name"]);
     }
-    const ok = server.find((p) => p.attributes["rpc.method"] === "Public" && p.attributes["rpc.system"] === system)!;
+    const ok = server.find((p) => p.attributes["rpc.method"] === probeMethod("Public") && p.attributes["rpc.system.name"] === system)!;
     expect(ok.value.sum).toBeGreaterThan(0);
+    expect(ok.value.sum).toBeLessThan(5); // seconds, not milliseconds
   });
 });
 
-describe("rpc.server.duration of a server stream", () => {
+describe("rpc.server.call.duration of a server stream", () => {
   const streamRequest = () =>
     ({
       stream: true,
@@ -164,7 +185,7 @@ describe("rpc.server.duration of a server stream", () => {
     } catch {
       // the stream's own error: the caller saw it
     }
-    return { seen, points: await histogramPoints(reader, "rpc.server.duration") };
+    return { seen, points: await histogramPoints(reader, "rpc.server.call.duration") };
   }
 
   it("is recorded once the stream ends, not when the handler returned it, under the stream's outcome", async () => {
@@ -175,19 +196,19 @@ describe("rpc.server.duration of a server stream", () => {
       yield 2;
     });
     expect(done.seen).toEqual([1, 2]);
-    expect(countOf(done.points, { "rpc.method": "Watch", "rpc.grpc.status_code": 0 })).toBe(1);
-    expect(done.points[0]!.value.sum).toBeGreaterThanOrEqual(25);
+    expect(countOf(done.points, { "rpc.method": "signage.testing.v1.Streamer/Watch", "rpc.status_code": "OK" })).toBe(1);
+    expect(done.points[0]!.value.sum).toBeGreaterThanOrEqual(0.025);
 
     const failed = await serve(async function* () {
       yield 1;
       throw new ConnectError("gone", Code.NotFound);
     });
-    expect(countOf(failed.points, { "rpc.grpc.status_code": Code.NotFound })).toBe(1);
+    expect(countOf(failed.points, { "rpc.status_code": "NOT_FOUND" })).toBe(1);
 
     const cut = await serve(async function* () {
       for (let n = 0; ; n++) yield n;
     }, 3);
-    expect(countOf(cut.points, { "rpc.grpc.status_code": Code.Canceled })).toBe(1);
+    expect(countOf(cut.points, { "rpc.status_code": "CANCELLED" })).toBe(1);
     expect(cut.points.reduce((n, p) => n + p.value.count, 0)).toBe(1);
   });
 });

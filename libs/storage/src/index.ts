@@ -23,7 +23,7 @@ export {
   type FilesystemBlobStoreOptions,
   type PresignVerifier,
 } from "./filesystem/filesystem-blob-store.js";
-export { flushBehind, FLUSH_BEHIND_BYTES, type FlushBehind } from "./filesystem/flush-behind.js";
+export { flushBehind, flushSlots, FLUSH_BEHIND_BYTES, type FlushBehind, type FlushSlots } from "./filesystem/flush-behind.js";
 export {
   presignedBlobUrl,
   presignedPartUrl,

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { flushBehind } from "../src/filesystem/flush-behind.js";
+import { flushBehind, flushSlots } from "../src/filesystem/flush-behind.js";
 
 const KiB = 1024;
 let dir: string;
@@ -48,7 +48,7 @@ describe("flushBehind", () => {
     const handle = await open(path, "w");
     const stats = counted(handle);
     const out = createWriteStream(path, { highWaterMark: 1024 * KiB });
-    const behind = flushBehind(handle, out, 512 * KiB);
+    const behind = flushBehind(handle, out, { everyBytes: 512 * KiB });
     await pipeline(Readable.from(arriving(4096 * KiB)), behind.trigger, out);
     await behind.drain();
     await handle.close();
@@ -65,7 +65,7 @@ describe("flushBehind", () => {
     const handle = await open(path, "w");
     const stats = counted(handle);
     const out = createWriteStream(path);
-    const behind = flushBehind(handle, out, 8 * 1024 * KiB);
+    const behind = flushBehind(handle, out, { everyBytes: 8 * 1024 * KiB });
     await pipeline(Readable.from(arriving(1024 * KiB)), behind.trigger, out);
     await behind.drain();
     await handle.close();
@@ -83,7 +83,7 @@ describe("flushBehind", () => {
       await held;
     };
     const out = createWriteStream(path);
-    const behind = flushBehind(handle, out, 128 * KiB);
+    const behind = flushBehind(handle, out, { everyBytes: 128 * KiB });
     await pipeline(Readable.from(arriving(1024 * KiB)), behind.trigger, out);
     expect(flushes).toBe(1); // the first is still running: no second one started beside it
     let drained = false;
@@ -96,14 +96,49 @@ describe("flushBehind", () => {
     await handle.close();
   });
 
-  it("a failed background flush does not fail the write (the final sync reports a real disk error)", async () => {
+  it("a failed background flush fails the write: drain() rejects with it and no later flush starts", async () => {
+    // Linux reports a failed write-back once per open file: the final sync on the same handle would pass.
     const path = join(dir, "failing.bin");
     const handle = await open(path, "w");
-    handle.datasync = () => Promise.reject(Object.assign(new Error("EIO: i/o error"), { code: "EIO" }));
+    let flushes = 0;
+    const eio = Object.assign(new Error("EIO: i/o error, fdatasync"), { code: "EIO" });
+    handle.datasync = () => {
+      flushes++;
+      return Promise.reject(eio);
+    };
     const out = createWriteStream(path);
-    const behind = flushBehind(handle, out, 128 * KiB);
-    await expect(pipeline(Readable.from(arriving(1024 * KiB)), behind.trigger, out)).resolves.toBeUndefined();
-    await expect(behind.drain()).resolves.toBeUndefined();
+    const behind = flushBehind(handle, out, { everyBytes: 128 * KiB });
+    await pipeline(Readable.from(arriving(1024 * KiB)), behind.trigger, out);
+    await expect(behind.drain()).rejects.toBe(eio);
+    expect(flushes).toBe(1);
     await handle.close();
+  });
+
+  it("takes a slot for each background flush and skips flushes while none is free (libuv's threads are shared)", async () => {
+    const slots = flushSlots(1);
+    expect(slots.take()).toBe(true); // another file's flush holds the only slot
+    const first = join(dir, "no-slot.bin");
+    let handle = await open(first, "w");
+    let stats = counted(handle);
+    let out = createWriteStream(first);
+    let behind = flushBehind(handle, out, { everyBytes: 256 * KiB, slots });
+    await pipeline(Readable.from(arriving(2048 * KiB)), behind.trigger, out);
+    await behind.drain();
+    await handle.close();
+    expect(stats.calls).toBe(0);
+
+    slots.give();
+    const second = join(dir, "with-slot.bin");
+    handle = await open(second, "w");
+    stats = counted(handle);
+    out = createWriteStream(second);
+    behind = flushBehind(handle, out, { everyBytes: 256 * KiB, slots });
+    await pipeline(Readable.from(arriving(2048 * KiB)), behind.trigger, out);
+    await behind.drain();
+    await handle.close();
+    expect(stats.calls).toBeGreaterThanOrEqual(2);
+    // Every slot taken was given back: the one slot is free again.
+    expect(slots.take()).toBe(true);
+    expect(slots.take()).toBe(false);
   });
 });

@@ -160,8 +160,10 @@ export async function benchUploads(): Promise<void> {
     const runs = { simple: [] as number[], plainSimple: [] as number[], plainSimpleGrowing: [] as number[], floorSimple: [] as number[], parts: [] as number[], chunked: [] as number[], plainChunked: [] as number[], plainChunkedGrowing: [] as number[], floorChunked: [] as number[], completeS: [] as number[] };
     const size = CHUNKS * CHUNK;
     for (let round = 0; round < ROUNDS; round++) {
-      runs.plainSimple.push(await plainWrite(dir, SIMPLE_FILE, SIMPLE_FILES, "end"));
-      runs.plainSimpleGrowing.push(await plainWrite(dir, SIMPLE_FILE, SIMPLE_FILES, "growing"));
+      // The two plain writes swap places each round: neither always runs on a disk the other just filled.
+      for (const sync of round % 2 ? (["growing", "end"] as const) : (["end", "growing"] as const)) {
+        (sync === "end" ? runs.plainSimple : runs.plainSimpleGrowing).push(await plainWrite(dir, SIMPLE_FILE, SIMPLE_FILES, sync));
+      }
       let floorSeconds = 0;
       for (let i = 0; i < SIMPLE_FILES; i++) floorSeconds += (await client.send({ url: floor.url, method: "POST", headers: raw, size: SIMPLE_FILE })).seconds;
       runs.floorSimple.push((SIMPLE_FILES * SIMPLE_FILE) / MiB / floorSeconds);
@@ -183,8 +185,9 @@ export async function benchUploads(): Promise<void> {
       }
       runs.simple.push((SIMPLE_FILES * SIMPLE_FILE) / MiB / simpleSeconds);
 
-      runs.plainChunked.push(await plainWrite(dir, CHUNK, CHUNKS, "end"));
-      runs.plainChunkedGrowing.push(await plainWrite(dir, CHUNK, CHUNKS, "growing"));
+      for (const sync of round % 2 ? (["growing", "end"] as const) : (["end", "growing"] as const)) {
+        (sync === "end" ? runs.plainChunked : runs.plainChunkedGrowing).push(await plainWrite(dir, CHUNK, CHUNKS, sync));
+      }
       floorSeconds = 0;
       for (let n = 1; n <= CHUNKS; n++) floorSeconds += (await client.send({ url: floor.url, method: "PUT", headers: raw, size: CHUNK })).seconds;
       runs.floorChunked.push(size / MiB / floorSeconds);

@@ -19,7 +19,20 @@ export interface RequestTracing {
    * failed with, so a 5xx span records it as its exception.
    */
   errorCapture: Middleware;
+  /**
+   * First in every route layer's stack (runs once that route matched, before its handler):
+   * hands the route template to the HTTP instrumentation, whose duration metric
+   * (http.server.request.duration) then counts the request under it, also when the client
+   * leaves before the answer (the instrumentation records at the response's close).
+   */
+  routeMatched: Middleware;
 }
+
+/**
+ * nginx's "client closed request": what a request the client abandoned before any answer is
+ * counted as, instead of Koa's provisional 404 (nothing goes on the wire: the socket is gone).
+ */
+export const CLIENT_CLOSED_REQUEST = 499;
 
 export function requestTracing(tracer: Tracer): RequestTracing {
   const failures = new WeakMap<Context, unknown>();
@@ -28,15 +41,14 @@ export function requestTracing(tracer: Tracer): RequestTracing {
       const instrumented = httpInstrumentationSpan();
       if (instrumented) {
         exposeTraceId(ctx, instrumented);
+        // Ahead of the instrumentation's own close listener, which reads the status for its metric.
+        ctx.res.prependListener("close", () => {
+          if (!ctx.res.headersSent) ctx.res.statusCode = CLIENT_CLOSED_REQUEST;
+        });
         try {
           await next();
         } finally {
           describeServerSpan(instrumented, ctx, failures.get(ctx));
-          // The instrumentation puts the route on its duration metric (http.server.request.duration)
-          // from here: per-route rates and latencies, not one figure for the whole edge.
-          const metadata = getRPCMetadata(context.active());
-          const route = matchedRoute(ctx);
-          if (metadata?.type === RPCType.HTTP && route) metadata.route = route;
         }
         return;
       }
@@ -51,6 +63,12 @@ export function requestTracing(tracer: Tracer): RequestTracing {
         describeServerSpan(span, ctx, failures.get(ctx));
         span.end();
       }
+    },
+    routeMatched(ctx, next) {
+      const metadata = getRPCMetadata(context.active());
+      const route = matchedRoute(ctx);
+      if (metadata?.type === RPCType.HTTP && route) metadata.route = route;
+      return next();
     },
     async errorCapture(ctx, next) {
       try {

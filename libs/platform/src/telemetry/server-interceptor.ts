@@ -3,12 +3,12 @@ import { SpanKind, context, isSpanContextValid, metrics, propagation, trace, typ
 import { suppressTracing } from "@opentelemetry/core";
 import { headersGetter } from "./headers-carrier.js";
 import { rpcSpanStart, traceStream } from "./rpc-span.js";
-import { rpcCallEnd, rpcDurationHistogram } from "./rpc-call.js";
+import { rpcCallEnd, rpcDurationHistogram, rpcMetricAttributes } from "./rpc-call.js";
 import { isUntracedCall } from "./untraced-calls.js";
 
 /**
  * SERVER span per incoming call, child of the caller's `traceparent`, and its
- * `rpc.server.duration` (rpc-call.ts; a no-op meter unless metrics are exported).
+ * `rpc.server.call.duration` (rpc-call.ts; a no-op meter unless metrics are exported).
  * connect-node runs interceptors around the handler, so making the span
  * active around next() parents everything the handler does (pg, NATS, logs).
  * Put it first in the list so auth and other interceptors run inside the span.
@@ -21,7 +21,7 @@ export function serverTracingInterceptor(tracer: Tracer, meter: Meter = metrics.
     const parent = parentContext(req.header);
     const { name, attributes } = rpcSpanStart(req);
     const span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
-    const end = rpcCallEnd(span, "server", duration, attributes, performance.now());
+    const end = rpcCallEnd(span, "server", duration, rpcMetricAttributes(req, String(attributes["rpc.system"])), performance.now());
     const ctx = trace.setSpan(parent, span);
     try {
       const res = await context.with(ctx, () => next(req));

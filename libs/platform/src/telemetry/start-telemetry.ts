@@ -65,7 +65,7 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
   const spanProcessors = options.spanProcessors ?? [
     otlpEndpoint ? new BatchSpanProcessor(new OTLPTraceExporter({ url: signalUrl(otlpEndpoint, "traces") })) : new NoopSpanProcessor(),
   ];
-  const metricReaders = options.metricReaders ?? otlpMetricReaders(otlpEndpoint, config);
+  const metricReaders = options.metricReaders ?? otlpMetricReaders(otlpEndpoint, config, (message) => logger.warn(message));
   const sdk = new NodeSDK({
     resource: serviceResource({ serviceName, serviceVersion: config.SERVICE_VERSION }),
     spanProcessors,
@@ -107,9 +107,9 @@ async function flushWithin(flushing: Promise<void>, timeoutMs: number, logger: L
   });
   try {
     const outcome = await Promise.race([flushing.then(() => "done" as const), cut]);
-    if (outcome === "cut") logger.warn({ timeoutMs }, "telemetry shutdown cut short: the collector did not answer in time, the last spans are lost");
+    if (outcome === "cut") logger.warn({ timeoutMs }, "telemetry shutdown cut short: the collector did not answer in time, the last spans and metrics are lost");
   } catch (err) {
-    logger.warn({ err }, "telemetry shutdown failed: the last spans are lost");
+    logger.warn({ err }, "telemetry shutdown failed: the last spans and metrics are lost");
   } finally {
     clearTimeout(timer);
   }

@@ -17,8 +17,14 @@ export const telemetryConfigSchema = z.object({
   LOG_LEVEL: logLevelSchema.default("info"),
   /** Set: the SDK logs its own diagnostics to the console at that level (debugging), instead of ours to the logger. */
   OTEL_LOG_LEVEL: z.string().optional(),
-  /** "none" turns metric export off while traces still go to the collector (standard OTel name). */
-  OTEL_METRICS_EXPORTER: z.enum(["otlp", "none"]).default("otlp"),
+  /**
+   * Standard OTel name: a comma list of exporters, case-insensitive. Metrics go out over OTLP
+   * when it names `otlp` (the default); `none` (or a list without `otlp`) keeps the traces only.
+   */
+  OTEL_METRICS_EXPORTER: z
+    .string()
+    .default("otlp")
+    .transform((value) => value.split(",").map((name) => name.trim().toLowerCase()).filter(Boolean)),
   /** Milliseconds between two metric exports (standard OTel name and default). */
   OTEL_METRIC_EXPORT_INTERVAL: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
 });

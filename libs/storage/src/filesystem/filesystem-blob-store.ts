@@ -27,7 +27,7 @@ import {
 } from "../blob-store.js";
 import { ByteCounter } from "../byte-limit.js";
 import { ComposedBlobs } from "./composed-blobs.js";
-import { flushBehind, type FlushBehind } from "./flush-behind.js";
+import { flushBehind, flushSlots, type FlushBehind } from "./flush-behind.js";
 import type { SignatureCheck, UrlSigner } from "../url-signer.js";
 import { presignedBlobUrl, presignedPartUrl, verifyPresignedBlob, verifyPresignedPart, type PresignedBlobQuery, type PresignedPartQuery } from "../presigned-urls.js";
 
@@ -48,6 +48,8 @@ export interface PresignVerifier {
 export type FilesystemBlobStore = BlobStore & { readonly root: string; readonly presigned: PresignVerifier };
 
 const UPLOAD_ID = /^[A-Za-z0-9-]{1,64}$/;
+/** Background flushes running at once for all of a store's writes (flush-behind.ts FlushSlots). */
+const BACKGROUND_FLUSHES = 2;
 const READ_CHUNK = 256 * 1024;
 
 function isMissing(err: unknown): boolean {
@@ -60,6 +62,7 @@ export function createFilesystemBlobStore(options: FilesystemBlobStoreOptions): 
   const tmpDir = join(root, ".tmp");
   const multipartDir = join(root, ".multipart");
   const composed = new ComposedBlobs(root, fsync, tmpDir);
+  const flushes = flushSlots(BACKGROUND_FLUSHES);
 
   const pathOf = (key: string) => {
     assertValidKey(key);
@@ -88,7 +91,7 @@ export function createFilesystemBlobStore(options: FilesystemBlobStoreOptions): 
     try {
       const source = body instanceof Uint8Array ? Readable.from([body]) : body;
       out = createWriteStream(tmp, { highWaterMark: 1024 * 1024 });
-      behind = syncHandle ? flushBehind(syncHandle, out) : undefined;
+      behind = syncHandle ? flushBehind(syncHandle, out, { slots: flushes }) : undefined;
       await (behind ? pipeline(source, counter, behind.trigger, out) : pipeline(source, counter, out));
       await behind?.drain();
       await syncHandle?.datasync();
@@ -99,7 +102,7 @@ export function createFilesystemBlobStore(options: FilesystemBlobStoreOptions): 
       // A write stream destroyed while its file was still being opened creates the file after
       // all: remove it only once the stream has closed, or a failed write leaves a temp file.
       if (out && !out.closed) await once(out, "close").catch(() => undefined);
-      await behind?.drain();
+      await behind?.drain().catch(() => undefined);
       await rm(tmp, { force: true });
       throw err;
     } finally {

@@ -6,31 +6,59 @@ import { Transform, type TransformCallback } from "node:stream";
 import type { FileHandle } from "node:fs/promises";
 import type { WriteStream } from "node:fs";
 
-/** Bytes written between two background flushes (simple uploads ~15% faster here than with one sync at the end). */
+/** Bytes written between two background flushes (simple uploads ~15-30% faster here than with one sync at the end). */
 export const FLUSH_BEHIND_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Background flushes that may run at once across the files of one store. Each holds a thread of
+ * libuv's pool (4 by default, shared with every other file write, DNS lookup and password hash) for
+ * the whole flush: a flush due while all are taken is skipped, and the next chunk tries again.
+ */
+export interface FlushSlots {
+  take(): boolean;
+  give(): void;
+}
+
+export function flushSlots(max: number): FlushSlots {
+  let used = 0;
+  return {
+    take: () => (used < max ? (used++, true) : false),
+    give: () => {
+      used--;
+    },
+  };
+}
 
 export interface FlushBehind {
   /** Pass-through placed before `out` in the pipeline: each chunk checks whether a flush is due. */
   readonly trigger: Transform;
-  /** Waits for the flush in flight, if any: call before the final sync and before closing the handle. */
+  /**
+   * Waits for the flush in flight, if any, and rejects with the first background flush's error:
+   * Linux reports a failed write-back once per open file, so the final sync on the same handle
+   * would not see it again. Call before the final sync and before closing the handle.
+   */
   drain(): Promise<void>;
 }
 
-/**
- * One fdatasync at a time on `handle`, started whenever `out` has written `everyBytes` more
- * since the last one. A background flush's error is dropped: the final sync reports it.
- */
-export function flushBehind(handle: FileHandle, out: WriteStream, everyBytes = FLUSH_BEHIND_BYTES): FlushBehind {
+/** One fdatasync at a time on `handle`, started whenever `out` has written `everyBytes` more since the last one. */
+export function flushBehind(handle: FileHandle, out: WriteStream, options: { everyBytes?: number; slots?: FlushSlots } = {}): FlushBehind {
+  const everyBytes = options.everyBytes ?? FLUSH_BEHIND_BYTES;
+  const slots = options.slots;
   let due = everyBytes;
   let inFlight: Promise<void> | undefined;
+  let failure: { error: unknown } | undefined;
   const check = () => {
-    if (inFlight || out.bytesWritten < due) return;
+    if (failure || inFlight || out.bytesWritten < due) return;
+    if (slots && !slots.take()) return;
     due = out.bytesWritten + everyBytes;
     inFlight = handle
       .datasync()
-      .catch(() => undefined)
+      .catch((error: unknown) => {
+        failure ??= { error };
+      })
       .finally(() => {
         inFlight = undefined;
+        slots?.give();
       });
   };
   const trigger = new Transform({
@@ -39,5 +67,11 @@ export function flushBehind(handle: FileHandle, out: WriteStream, everyBytes = F
       done(null, chunk);
     },
   });
-  return { trigger, drain: async () => await inFlight };
+  return {
+    trigger,
+    async drain() {
+      await inFlight;
+      if (failure) throw failure.error;
+    },
+  };
 }
