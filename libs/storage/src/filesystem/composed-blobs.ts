@@ -7,6 +7,7 @@
 // with a blob's.
 import { createReadStream } from "node:fs";
 import { mkdir, open, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { syncDirectory } from "./sync-directory.js";
 import { randomUUID } from "node:crypto";
 import { dirname, join } from "node:path";
 
@@ -70,6 +71,11 @@ export class ComposedBlobs {
     }
     await mkdir(dirname(this.manifestPath(key)), { recursive: true });
     await rename(tmp, this.manifestPath(key));
+    if (this.fsync) {
+      // Both renames (the parts' folder, the manifest) are durable once their directories are.
+      await syncDirectory(this.partsRoot);
+      await syncDirectory(dirname(this.manifestPath(key)));
+    }
     return previous;
   }
 

@@ -28,6 +28,7 @@ import {
 import { ByteCounter } from "../byte-limit.js";
 import { ComposedBlobs } from "./composed-blobs.js";
 import { flushBehind, flushSlots, type FlushBehind } from "./flush-behind.js";
+import { syncDirectory } from "./sync-directory.js";
 import type { SignatureCheck, UrlSigner } from "../url-signer.js";
 import { presignedBlobUrl, presignedPartUrl, verifyPresignedBlob, verifyPresignedPart, type PresignedBlobQuery, type PresignedPartQuery } from "../presigned-urls.js";
 
@@ -97,6 +98,7 @@ export function createFilesystemBlobStore(options: FilesystemBlobStoreOptions): 
       await syncHandle?.datasync();
       await mkdir(dirname(target), { recursive: true });
       await rename(tmp, target);
+      if (fsync) await syncDirectory(dirname(target));
       return counter.bytes;
     } catch (err) {
       // A write stream destroyed while its file was still being opened creates the file after
