@@ -1,6 +1,7 @@
 // Picks the adapter from STORAGE_URL: `s3://bucket[/prefix]` -> S3 (endpoint
 // from AWS_ENDPOINT_URL_S3, path-style for local servers), anything else
-// (`file:///abs/dir`, or a plain directory path) -> the filesystem.
+// (`file:///abs/dir`, or a plain directory path) -> the filesystem, synced in the
+// background every STORAGE_FLUSH_BEHIND_MB (0..1024, default 8; 0: only once written).
 import { fileURLToPath } from "node:url";
 import { resolve } from "node:path";
 import type { BlobStore } from "./blob-store.js";
@@ -34,5 +35,14 @@ export function createBlobStoreFromUrl(url: string, options: BlobStoreFromUrlOpt
     }), 5 * 1024 * 1024);
   }
   const root = url.startsWith("file://") ? fileURLToPath(url) : resolve(url);
-  return createFilesystemBlobStore({ root, signer: options.signer });
+  return createFilesystemBlobStore({ root, signer: options.signer, flushBehindBytes: flushBehindBytesFromEnv(env) });
+}
+
+/** STORAGE_FLUSH_BEHIND_MB: whole MiB from 0 (no background sync) to 1024; unset: the store's default. */
+function flushBehindBytesFromEnv(env: Record<string, string | undefined>): number | undefined {
+  const raw = env.STORAGE_FLUSH_BEHIND_MB;
+  if (raw === undefined || raw === "") return undefined;
+  const mib = Number(raw);
+  if (!Number.isInteger(mib) || mib < 0 || mib > 1024) throw new Error(`STORAGE_FLUSH_BEHIND_MB must be a whole number of MiB from 0 to 1024, got '${raw}'`);
+  return mib * 1024 * 1024;
 }

@@ -27,7 +27,7 @@ import {
 } from "../blob-store.js";
 import { ByteCounter } from "../byte-limit.js";
 import { ComposedBlobs } from "./composed-blobs.js";
-import { flushBehind, flushSlots, type FlushBehind } from "./flush-behind.js";
+import { FLUSH_BEHIND_BYTES, flushBehind, flushSlots, type FlushBehind } from "./flush-behind.js";
 import { syncDirectory } from "./sync-directory.js";
 import type { SignatureCheck, UrlSigner } from "../url-signer.js";
 import { presignedBlobUrl, presignedPartUrl, verifyPresignedBlob, verifyPresignedPart, type PresignedBlobQuery, type PresignedPartQuery } from "../presigned-urls.js";
@@ -38,6 +38,8 @@ export interface FilesystemBlobStoreOptions {
   signer?: UrlSigner;
   /** fsync files before renaming them into place (default true). */
   fsync?: boolean;
+  /** With fsync: also sync a file in the background every this many bytes as it is written (flush-behind.ts; default 8 MiB, 0: only at the end). */
+  flushBehindBytes?: number;
 }
 
 /** Checks the signed URLs this store hands out (served by the gateway, verified by the owning service). */
@@ -64,6 +66,7 @@ export function createFilesystemBlobStore(options: FilesystemBlobStoreOptions): 
   const multipartDir = join(root, ".multipart");
   const composed = new ComposedBlobs(root, fsync, tmpDir);
   const flushes = flushSlots(BACKGROUND_FLUSHES);
+  const flushBehindBytes = options.flushBehindBytes ?? FLUSH_BEHIND_BYTES;
 
   const pathOf = (key: string) => {
     assertValidKey(key);
@@ -92,7 +95,7 @@ export function createFilesystemBlobStore(options: FilesystemBlobStoreOptions): 
     try {
       const source = body instanceof Uint8Array ? Readable.from([body]) : body;
       out = createWriteStream(tmp, { highWaterMark: 1024 * 1024 });
-      behind = syncHandle ? flushBehind(syncHandle, out, { slots: flushes }) : undefined;
+      behind = syncHandle && flushBehindBytes > 0 ? flushBehind(syncHandle, out, { everyBytes: flushBehindBytes, slots: flushes }) : undefined;
       await (behind ? pipeline(source, counter, behind.trigger, out) : pipeline(source, counter, out));
       await behind?.drain();
       await syncHandle?.datasync();
