@@ -144,7 +144,8 @@ export async function benchUploads(): Promise<void> {
   const platform = await startPlatform({
     modules: [coreModule, mediaModule],
     prefix: "bench_media_upload",
-    env: { STORAGE_URL: join(dir, "blobs"), STORAGE_SIGNING_SECRET: "bench-signing-secret-0123456789", MEDIA_VALIDITY_SWEEP_MS: "3600000" },
+    // STORAGE_FLUSH_BEHIND_MB from the bench's environment (e.g. 0 for an A/B against syncing only at the end).
+    env: { STORAGE_URL: join(dir, "blobs"), STORAGE_SIGNING_SECRET: "bench-signing-secret-0123456789", MEDIA_VALIDITY_SWEEP_MS: "3600000", STORAGE_FLUSH_BEHIND_MB: process.env.STORAGE_FLUSH_BEHIND_MB },
   });
   const client = uploadClient();
   const floor = await httpFloorServer(dir);
