@@ -4,7 +4,8 @@
 // immutable bytes (§8.8.3) so If-None-Match answers 304 (§13.1.2); Cache-Control
 // max-age no longer than the signed URL lives (RFC 9111 §5.2.2.1); a HEAD (RFC 9110
 // §9.3.2) ends the stream after the head, and the opened blob must be closed then.
-import { readdirSync, readlinkSync } from "node:fs";
+import fs, { readdirSync, readlinkSync } from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { multipart, pathOf, png, startUploadPlatform, type UploadTenant } from "./uploads-support.js";
 
@@ -69,6 +70,40 @@ describe("'location | download URL': validators, caching and HEAD", { timeout: 6
     expect(cc).toContain("immutable");
     expect(maxAge).toBeGreaterThan(0);
     expect(Date.now() + maxAge * 1000).toBeLessThanOrEqual(expires);
+  });
+
+  it("RFC 9110 §13.2.2: If-None-Match with the current tag answers 304 before reading anything (players revalidate all day; on S3 a HEAD, not a GET)", async () => {
+    const { location } = await upload("revalidated.png");
+    const url = new URL(pathOf(location), env.platform.url);
+    const first = await fetch(url);
+    await first.arrayBuffer();
+    const etag = first.headers.get("etag")!;
+    // Watch the store's reads: the filesystem store reads a blob through fs.createReadStream.
+    const read: string[] = [];
+    const createReadStream = fs.createReadStream;
+    fs.createReadStream = ((path: fs.PathLike, options?: Parameters<typeof createReadStream>[1]) => {
+      read.push(String(path));
+      return createReadStream(path, options);
+    }) as typeof fs.createReadStream;
+    syncBuiltinESMExports();
+    try {
+      for (const method of ["GET", "HEAD"]) {
+        const res = await fetch(url, { method, headers: { "if-none-match": `"other", ${etag}`, range: "bytes=0-3" } });
+        expect(res.status, method).toBe(304);
+        expect(res.headers.get("etag")).toBe(etag);
+        expect(res.headers.get("cache-control")).toMatch(/^private, max-age=\d+, immutable$/);
+        expect((await res.arrayBuffer()).byteLength).toBe(0);
+      }
+      expect(read.filter((path) => path.startsWith(env.blobDir))).toEqual([]);
+      // A tag that does not match reads the bytes (and shows the watch sees reads).
+      const changed = await fetch(url, { headers: { "if-none-match": '"other"' } });
+      expect(changed.status).toBe(200);
+      expect((await changed.arrayBuffer()).byteLength).toBeGreaterThan(0);
+      expect(read.filter((path) => path.startsWith(env.blobDir))).toHaveLength(1);
+    } finally {
+      fs.createReadStream = createReadStream;
+      syncBuiltinESMExports();
+    }
   });
 
   it("RFC 9110 §9.3.2: HEAD answers the GET's headers and leaves no blob open (no descriptor leak per HEAD)", async () => {

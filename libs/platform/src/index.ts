@@ -27,3 +27,4 @@ export {
 export { installBufferTextEncoding } from "./protobuf/buffer-text-encoding.js";
 export { enumValuePrefix } from "./protobuf/enum-names.js";
 export { isRequired } from "./protobuf/required-fields.js";
+export { noneMatch } from "./http/entity-tags.js";

@@ -13,6 +13,7 @@ import { routeKey } from "../routes/route-key.js";
 import { unbuiltOperationEntry } from "./unbuilt-operations.js";
 import { isRequired } from "@signage/platform";
 import { DEFAULT_MAX_PAGE_SIZE } from "@signage/query";
+import { HEADER_FIELDS } from "../streaming/download-route.js";
 import { errorResponse, errorResponses } from "./error-responses.js";
 import { DEFAULT_SECURITY, SECURITY_SCHEMES, SENSITIVE_HEADERS } from "./security.js";
 import { httpBodyOpenApi } from "./http-body-media.js";
@@ -131,9 +132,13 @@ function operation(route: RestRoute, schemas: SchemaRegistry, documentedSummary:
     bound.add(field);
     requestBody = { required: true, content: { "application/json": { schema: schemas.fieldSchema(field) } } };
   }
+  // A download's Range / If-None-Match fields come from the request's headers (streaming/download-route.ts).
+  const fromHeaders = route.method.methodKind === "server_streaming" ? input.fields.filter((f) => f.fieldKind === "scalar" && f.name in HEADER_FIELDS) : [];
+  fromHeaders.forEach((f) => bound.add(f));
   const parameters = [
     ...route.template.variables.map((v) => ({ name: v.param, in: "path", required: true, schema: int64AsText(schemas.fieldSchema(v.field)) })),
     ...queryFields(route, bound).map((f) => ({ name: f.jsonName, in: "query", required: isRequired(f), schema: int64AsText(pagingBounds(route, f, schemas.fieldSchema(f))) })),
+    ...fromHeaders.map((f) => ({ name: HEADER_FIELDS[f.name], in: "header", required: false, schema: { type: "string" } })),
   ];
   const role = Role[route.minRole] ?? "UNSPECIFIED";
   const response = responseSchema(route, schemas);

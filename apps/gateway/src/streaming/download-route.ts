@@ -2,7 +2,8 @@
 // `body.head` sets status and headers, every later `body.chunk` is written as
 // it arrives (Koa pipes with backpressure, so a slow client slows the
 // service down instead of filling memory). The `Range` header goes to a
-// request field named `range` when there is one.
+// request field named `range` when there is one, `If-None-Match` to one named
+// `if_none_match` (the service then answers 304 itself, without reading the bytes).
 import { create, type DescMethodStreaming, type DescMessage } from "@bufbuild/protobuf";
 import { Readable } from "node:stream";
 import type { Context } from "koa";
@@ -13,6 +14,7 @@ import { buildRequest, type QueryValues } from "../transcode/request-builder.js"
 import { forwardHeaders } from "../http/forward-headers.js";
 import { setStoredContentHeaders } from "../http/stored-content-headers.js";
 import { responseAbortSignal } from "../http/response-abort-signal.js";
+import { noneMatch } from "@signage/platform";
 
 interface StreamedPart {
   kind: { case: "head"; value: { filename: string; contentType: string; size?: bigint; status: number; headers: Record<string, string> } } | { case: "chunk"; value: Uint8Array } | { case: undefined };
@@ -42,12 +44,6 @@ function dispositionType(headers: Record<string, string>): "inline" | "attachmen
   return asked === "attachment" ? "attachment" : "inline";
 }
 
-/** RFC 9110 §8.8.3.2 weak comparison (If-None-Match): any listed tag equal to `etag` once the W/ prefixes are dropped, or `*`. */
-function noneMatch(header: string, etag: string): boolean {
-  const bare = (tag: string) => tag.trim().replace(/^W\//, "");
-  return header.split(",").some((tag) => tag.trim() === "*" || bare(tag) === bare(etag));
-}
-
 /** RFC 9110 §13.1.5: If-Range holds when its entity-tag is strongly equal to the current one (a date never, no Last-Modified is given). */
 function ifRangeHolds(header: string, etag: string | undefined): boolean {
   const tag = header.trim();
@@ -62,12 +58,25 @@ function headerOf(headers: Record<string, string>, name: string): string | undef
 
 type Head = Extract<StreamedPart["kind"], { case: "head" }>["value"];
 
+/**
+ * Request fields of a download RPC that the gateway fills from the HTTP request's headers, never
+ * from the query (the OpenAPI document lists them as headers).
+ */
+export const HEADER_FIELDS: Readonly<Record<string, string>> = { range: "Range", if_none_match: "If-None-Match" };
+
+function headerField(method: DescMethodStreaming<DescMessage, DescMessage>, name: keyof typeof HEADER_FIELDS) {
+  return method.input.fields.find((f) => f.name === name && f.fieldKind === "scalar");
+}
+
 export function downloadHandler(route: RestRoute, transport: Transport) {
   const method = route.method as DescMethodStreaming<DescMessage, DescMessage>;
-  const rangeField = method.input.fields.find((f) => f.name === "range" && f.fieldKind === "scalar");
+  const rangeField = headerField(method, "range");
+  const ifNoneMatchField = headerField(method, "if_none_match");
   const open = async (ctx: Context, range: string | undefined): Promise<{ head: Head; answers: AsyncIterator<unknown> }> => {
     const request = buildRequest(route, { params: ctx.params as Record<string, string>, query: ctx.query as QueryValues, body: undefined }) as Record<string, unknown>;
-    if (rangeField && range) request[rangeField.localName] = range;
+    // Only from the headers: a query parameter of the same name is not the client's Range or condition.
+    if (rangeField) request[rangeField.localName] = range;
+    if (ifNoneMatchField) request[ifNoneMatchField.localName] = ctx.get("if-none-match") || undefined;
     let response;
     try {
       response = await transport.stream(method, responseAbortSignal(ctx), undefined, forwardHeaders(ctx), single(create(method.input, request as never)));
@@ -104,7 +113,8 @@ export function downloadHandler(route: RestRoute, transport: Transport) {
     // RFC 9110 §13.1.2 / §15.4.5: a GET or HEAD whose If-None-Match matches the current ETag answers 304 without a body.
     const etag = headerOf(head.headers, "etag");
     const ifNoneMatch = ctx.get("if-none-match");
-    if (etag && ifNoneMatch && (head.status || 200) < 300 && noneMatch(ifNoneMatch, etag)) {
+    // The service answered the condition itself (304: nothing read), or the edge checks its tag.
+    if (head.status === 304 || (etag && ifNoneMatch && (head.status || 200) < 300 && noneMatch(ifNoneMatch, etag))) {
       await answers.return?.();
       ctx.status = 304;
       for (const name of ["content-range", "content-disposition", "content-security-policy", "x-content-type-options"]) ctx.remove(name);

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { Code, type ServiceImpl } from "@connectrpc/connect";
 import { serviceError } from "@signage/auth";
+import { noneMatch } from "@signage/platform";
 import { BlobNotFoundError, RangeNotSatisfiableError, verifyPresignedBlob } from "@signage/storage";
 import type { BlobAccessService, GetPresignedBlobRequest, GetPresignedBlobResponse } from "@signage/contracts/signage/media/v1/upload_pb";
 import { putPresignedPart } from "../uploads/chunked-parts.js";
@@ -32,6 +33,17 @@ async function* download(req: GetPresignedBlobRequest, deps: UploadDeps): AsyncG
   // when its bytes are finally removed (after the response, or by the sweep after a crash).
   const [disowned] = await Promise.all([isDisowned(deps.files.knex, key), refuseBlockedTenant(deps.files.knex, customerOfBlobKey(key), blobNotFound)]);
   if (disowned) throw blobNotFound();
+  // RFC 9110 §13.2.2: If-None-Match before Range. A client revalidating its copy (players do, all
+  // day) gets its 304 from the blob's size alone: nothing is read (on S3 a HEAD, not a GET).
+  if (req.ifNoneMatch) {
+    const info = await deps.store.stat(key);
+    if (!info) throw blobNotFound();
+    const etag = strongEtag(key, info.size);
+    if (noneMatch(req.ifNoneMatch, etag)) {
+      yield { body: { kind: { case: "head", value: { status: 304, contentType: "", filename: "", headers: validatorHeaders(etag, req, deps), field: "" } as never } } as never };
+      return;
+    }
+  }
   let read;
   try {
     let range = requested && !("suffix" in requested) ? requested : undefined;
@@ -47,12 +59,8 @@ async function* download(req: GetPresignedBlobRequest, deps: UploadDeps): AsyncG
     throw err;
   }
   // Bytes under a key never change (a file's key is its id; a thumbnail gets a new key per upload), so the
-  // key and size make a strong validator (RFC 9110 §8.8.3) for If-None-Match and If-Range at the gateway.
-  // Cache-Control: the URL is the cache key and stops working at `expires`: a cached copy must not outlive
-  // it (RFC 9111 §5.2.2.1 max-age), and within that time the bytes do not change (RFC 8246 immutable).
-  const expires = Number(req.expires);
-  const maxAge = Math.max(0, Math.min(MAX_AGE_SECONDS, Math.floor((expires - (deps.now ?? Date.now)()) / 1000)));
-  const headers: Record<string, string> = { "accept-ranges": "bytes", "cache-control": `private, max-age=${maxAge}, immutable`, etag: strongEtag(key, read.size) };
+  // key and size make a strong validator (RFC 9110 §8.8.3) for If-None-Match and If-Range.
+  const headers: Record<string, string> = { "accept-ranges": "bytes", ...validatorHeaders(strongEtag(key, read.size), req, deps) };
   if (read.range) headers["content-range"] = `bytes ${read.range.start}-${read.range.end}/${read.size}`;
   const length = read.range ? read.range.end - read.range.start + 1 : read.size;
   try {
@@ -72,6 +80,16 @@ async function* download(req: GetPresignedBlobRequest, deps: UploadDeps): AsyncG
 }
 
 const MAX_AGE_SECONDS = 86_400;
+
+/**
+ * ETag and Cache-Control, the same on a 200, 206 and 304 (RFC 9110 §15.4.5). Cache-Control: the URL
+ * is the cache key and stops working at `expires`: a cached copy must not outlive it (RFC 9111
+ * §5.2.2.1 max-age), and within that time the bytes do not change (RFC 8246 immutable).
+ */
+function validatorHeaders(etag: string, req: GetPresignedBlobRequest, deps: UploadDeps): Record<string, string> {
+  const maxAge = Math.max(0, Math.min(MAX_AGE_SECONDS, Math.floor((Number(req.expires) - (deps.now ?? Date.now)()) / 1000)));
+  return { "cache-control": `private, max-age=${maxAge}, immutable`, etag };
+}
 
 function strongEtag(key: string, size: number): string {
   return `"${createHash("sha256").update(`${key}\n${size}`).digest("base64url").slice(0, 32)}"`;
