@@ -19,7 +19,8 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { finished, pipeline } from "node:stream/promises";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { performance } from "node:perf_hooks";
 import { coreModule } from "@signage/core";
 import { mediaModule } from "@signage/media";
@@ -78,48 +79,42 @@ function uploadClient(): { send(spec: UploadSpec): Promise<UploadAnswer>; close(
 }
 
 /**
- * `files` files of `size` bytes each, fsynced one by one: the same files an upload path stores.
- * `sync`: "end" syncs each file once written (the plainest write); "growing" also syncs it in
- * the background as it grows (flushBehind), as the store does: the faster of the two here.
+ * Writes `source` to `path` and syncs it: once written ("end", the plainest write), or also in the
+ * background as it grows ("growing", flushBehind, as the store does).
  */
-async function plainWrite(dir: string, size: number, files: number, sync: "end" | "growing"): Promise<number> {
-  const t0 = performance.now();
-  for (let i = 0; i < files; i++) {
-    const path = join(dir, `plain-${i}.bin`);
-    const handle = await open(path, "w");
-    const out = createWriteStream(path, { highWaterMark: 256 * 1024 });
+async function writeSynced(path: string, source: Readable, sync: "end" | "growing", highWaterMark: number): Promise<void> {
+  const handle = await open(path, "w");
+  try {
+    const out = createWriteStream(path, { highWaterMark });
     const behind = sync === "growing" ? flushBehind(handle, out) : undefined;
-    const sink = behind ? behind.trigger : out;
-    if (behind) behind.trigger.pipe(out);
-    for (const piece of pieces(size)) if (!sink.write(piece)) await new Promise<void>((r) => sink.once("drain", () => r()));
-    sink.end();
-    await finished(out);
+    await (behind ? pipeline(source, behind.trigger, out) : pipeline(source, out));
     await behind?.drain();
     await handle.datasync();
+  } finally {
     await handle.close();
   }
+}
+
+/** `files` files of `size` bytes each, written and synced one by one: the same files an upload path stores. */
+async function plainWrite(dir: string, size: number, files: number, sync: "end" | "growing"): Promise<number> {
+  const t0 = performance.now();
+  for (let i = 0; i < files; i++) await writeSynced(join(dir, `plain-${i}.bin`), Readable.from(pieces(size)), sync, 256 * 1024);
   const seconds = (performance.now() - t0) / 1000;
   for (let i = 0; i < files; i++) await rm(join(dir, `plain-${i}.bin`));
   return (files * size) / MiB / seconds;
 }
 
 /**
- * A bare node:http server that writes each request body to a file and fsyncs it, synced as it
- * grows like the platform's store (flushBehind), so it stays the best plain receive-and-write.
+ * A bare node:http server that writes each request body to a file, synced as it grows like the
+ * platform's store, so it stays the best plain receive-and-write.
  */
 async function httpFloorServer(dir: string): Promise<{ url: string; close(): Promise<void> }> {
   let n = 0;
   const receive = async (req: IncomingMessage) => {
     const path = join(dir, `floor-${n++}.bin`);
-    const handle = await open(path, "w");
     try {
-      const out = createWriteStream(path, { highWaterMark: MiB });
-      const behind = flushBehind(handle, out);
-      await pipeline(req, behind.trigger, out);
-      await behind.drain();
-      await handle.datasync();
+      await writeSynced(path, req, "growing", MiB);
     } finally {
-      await handle.close();
       await rm(path, { force: true });
     }
   };
