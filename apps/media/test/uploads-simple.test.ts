@@ -88,6 +88,40 @@ describe("simple upload POST /api/file", { timeout: 30_000 }, () => {
     expect((await fileRows(t.id)).length).toBe(before);
   });
 
+  it("\"each preview filename must equal its file's filename\": files named alike pair with their previews in order and never share one, so deleting one keeps the other's thumbnail", async () => {
+    const [first, second] = [png(3, 3), png(5, 5)];
+    const res = await post(t.editor.token, multipart([
+      { name: "files[]", filename: "twin.png", type: "image/png", data: png(2, 2) },
+      { name: "files[]", filename: "twin.png", type: "image/png", data: png(2, 3) },
+      { name: "previews[]", filename: "twin.png", type: "image/png", data: first },
+      { name: "previews[]", filename: "twin.png", type: "image/png", data: second },
+    ]));
+    expect(res.status, res.text).toBe(200);
+    const thumbOf = async (file: { thumbnail: string }) => Buffer.from(await (await fetch(new URL(pathOf(file.thumbnail), env.platform.url))).arrayBuffer());
+    expect((await thumbOf(res.body[0])).equals(first)).toBe(true);
+    expect((await thumbOf(res.body[1])).equals(second)).toBe(true);
+    expect((await env.platform.http.delete(`/api/file/${res.body[0].id}`, { token: t.editor.token })).status).toBe(204);
+    const kept = await env.platform.http.get(pathOf(res.body[1].thumbnail));
+    expect(kept.status).toBe(200);
+
+    // One preview for two files named alike: the first takes it, the second has none; a third preview of that name matches no file.
+    const one = await post(t.editor.token, multipart([
+      { name: "files[]", filename: "pair.png", type: "image/png", data: png(2, 2) },
+      { name: "files[]", filename: "pair.png", type: "image/png", data: png(2, 3) },
+      { name: "previews[]", filename: "pair.png", type: "image/png", data: first },
+    ]));
+    expect(one.status, one.text).toBe(200);
+    expect(one.body[0].thumbnail).toMatch(/\/storage\/v1\/blobs\//);
+    expect(one.body[1].thumbnail ?? "").toBe("");
+    const extra = await post(t.editor.token, multipart([
+      { name: "files[]", filename: "solo.png", type: "image/png", data: png(2, 2) },
+      { name: "previews[]", filename: "solo.png", type: "image/png", data: first },
+      { name: "previews[]", filename: "solo.png", type: "image/png", data: second },
+    ]));
+    expect(extra.status).toBe(400);
+    expect(extra.body.key).toBe("upload.error.previewNameMismatch");
+  });
+
   it("\"contentType: MIME type, detected by the client; the server validates\": types outside the supported kinds get 415", async () => {
     for (const [type, name] of [["text/plain", "a.txt"], ["application/zip", "a.zip"], ["application/octet-stream", "a.exe"]]) {
       const res = await post(t.editor.token, multipart([{ name: "files[]", filename: name, type, data: "xx" }]));
@@ -224,5 +258,24 @@ describe("simple upload POST /api/file", { timeout: 30_000 }, () => {
     expect(text.body.details.supported.every((type: string) => type.startsWith("image/"))).toBe(true);
     const unknown = await env.platform.http.put(`/api/v2/file/upload/01890000-0000-7000-8000-000000000000/thumbnail`, { token: t.editor.token, body: thumbnail, headers: { "content-type": "image/png" } });
     expect(unknown.status).toBe(404);
+  });
+
+  it("thumbnail upload as a form: the first file part is the image, whatever plain fields come before it", async () => {
+    const file = (await post(t.editor.token, multipart([{ name: "files[]", filename: "notes.pdf", type: "application/pdf", data: "%PDF" }]))).body[0];
+    const thumbnail = png(9, 7);
+    const form = new FormData();
+    form.append("description", "cover");
+    form.append("file", new Blob([thumbnail], { type: "image/png" }), "cover.png");
+    const put = await env.platform.http.put(`/api/v2/file/upload/${file.id}/thumbnail`, { token: t.editor.token, body: form });
+    expect(put.status, put.text).toBe(204);
+    const listed = await env.platform.http.get("/api/v2/file", { token: t.viewer.token, query: { search: `id=${file.id}`, select: "*,thumbnail" } });
+    const bytes = Buffer.from(await (await fetch(new URL(pathOf(listed.body.content[0].thumbnail), env.platform.url))).arrayBuffer());
+    expect(bytes.equals(thumbnail)).toBe(true);
+    // A form with fields only has no image.
+    const fieldsOnly = new FormData();
+    fieldsOnly.append("description", "none");
+    const empty = await env.platform.http.put(`/api/v2/file/upload/${file.id}/thumbnail`, { token: t.editor.token, body: fieldsOnly });
+    expect(empty.status, empty.text).toBe(400);
+    expect(empty.body.key).toBe("upload.error.emptyBody");
   });
 });

@@ -118,12 +118,15 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
     }
     if (files.length === 0) throw badUpload("upload.error.noFiles", "The upload contains no files[] part");
 
+    // Previews pair with files of the same name in order: two files named alike take two
+    // previews, and never share one (deleting either would remove the other's thumbnail).
     const thumbnailOf = new Map<string, string>();
     for (const preview of previews) {
-      if (!files.some((f) => f.filename === preview.filename) || thumbnailOf.has(preview.filename)) {
-        throw badUpload("upload.error.previewNameMismatch", `Each preview's file name must equal its file's file name; no single file matches '${preview.filename}'`, { filename: preview.filename, files: files.map((f) => f.filename) });
+      const file = files.find((f) => f.filename === preview.filename && !thumbnailOf.has(f.id));
+      if (!file) {
+        throw badUpload("upload.error.previewNameMismatch", `Each preview's file name must equal its file's file name; no file without a preview matches '${preview.filename}'`, { filename: preview.filename, files: files.map((f) => f.filename) });
       }
-      thumbnailOf.set(preview.filename, preview.key);
+      thumbnailOf.set(file.id, preview.key);
     }
 
     const creator = { userId: auth.caller.userId, email: auth.caller.subject, name: await creatorName };
@@ -148,7 +151,7 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
           muted: q.muted ?? false,
           creator,
           storageKey: f.key,
-          thumbnailKey: thumbnailOf.get(f.filename) ?? null,
+          thumbnailKey: thumbnailOf.get(f.id) ?? null,
         }, newId);
         await teams.assignOnCreate(trx, "file", f.id, customerId, assignments, q.inheritParentTeams ? (q.parentId || undefined) : undefined);
       }

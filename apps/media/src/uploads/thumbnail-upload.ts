@@ -23,7 +23,9 @@ export async function uploadThumbnail(requests: AsyncIterable<UploadThumbnailReq
   const fileId = stream.first.fileId;
   const file = await requireFile(knex, auth.scope, fileId);
   await teams.assertWritable(knex, auth, "file", [file.id]);
-  const part = await stream.nextPart();
+  // The image is the raw body or the form's first file part: plain form fields before it carry nothing here.
+  let part = await stream.nextPart();
+  while (part && part.head.value !== undefined) part = await stream.nextPart();
   if (!part) throw badUpload("upload.error.emptyBody", "The thumbnail body is missing");
   const type = (part.head.contentType || "").split(";")[0].trim().toLowerCase();
   if (!type.startsWith("image/")) throw notAnImage(type, part.head.filename || undefined);
