@@ -2,6 +2,7 @@
 // over HTTP through the gateway: empty chunks and a chunk still streaming
 // while the session is cancelled.
 import { existsSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startUploadPlatform, type UploadTenant } from "./uploads-support.js";
@@ -78,5 +79,22 @@ describe("chunked upload audit", { timeout: 30_000 }, () => {
     expect(late.status, JSON.stringify(lateBody)).toBe(404);
     expect(lateBody).toMatchObject({ status: 404, key: "upload.error.sessionNotFound" });
     expect(existsSync(join(env.blobDir, ".multipart", row.store_upload_id))).toBe(false);
+  });
+
+  // Seed: "cancel ... resources cleaned up"; a refused init must not leave an open upload in the
+  // store that no session row points at (the sweeper finds uploads by their rows; on S3 such an
+  // upload would stay, billed, for good). PostgreSQL refuses these values after the store opened it.
+  it("an init PostgreSQL refuses (a NUL in the name, an unpaired surrogate in metaData) is 400 and leaves no open upload in the store", async () => {
+    const openUploads = async () => (existsSync(join(env.blobDir, ".multipart")) ? (await readdir(join(env.blobDir, ".multipart"))).length : 0);
+    const before = await openUploads();
+    const sessions = async () => Number((await env.platform.knexOf("media")("upload_session").where({ customer_id: t.id }).count({ n: "*" }))[0].n);
+    const sessionsBefore = await sessions();
+    for (const body of [{ name: "a\u0000b.mp4", size: 20, totalChunks: 1 }, { name: "meta.mp4", size: 20, totalChunks: 1, metaData: { note: "\ud800" } }]) {
+      const res = await init(body);
+      expect(res.status, res.text).toBe(400);
+      expect(res.body).toMatchObject({ status: 400, key: "request.error.invalidText" });
+    }
+    expect(await openUploads()).toBe(before);
+    expect(await sessions()).toBe(sessionsBefore);
   });
 });

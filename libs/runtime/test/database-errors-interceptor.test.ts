@@ -77,3 +77,30 @@ describe("databaseErrorsInterceptor: text PostgreSQL cannot store", () => {
     expect(await knex("named").count({ n: "*" })).toEqual([{ n: "0" }]);
   });
 });
+
+describe("databaseErrorsInterceptor: jsonb PostgreSQL cannot store", () => {
+  it("an unpaired UTF-16 surrogate in a jsonb value (JSON.stringify writes it as \\ud800) is InvalidArgument request.error.invalidText, not a 500", async () => {
+    await knex.schema.createTable("documented", (t) => t.jsonb("data"));
+    for (const lone of ["\ud800", "\udc00", "a\ud800\ud800b"]) {
+      const error = await knex("documented").insert({ data: JSON.stringify({ description: lone }) }).catch((e: unknown) => e);
+      expect((error as { code?: string }).code).toBe("22P02");
+      const call = databaseErrorsInterceptor(async () => {
+        throw error;
+      });
+      const thrown = (await call(request).catch((e: unknown) => e)) as ConnectError;
+      expect(thrown).toBeInstanceOf(ConnectError);
+      expect(thrown.code).toBe(Code.InvalidArgument);
+      expect(thrown.rawMessage).toMatch(/unpaired UTF-16 surrogate/);
+    }
+    expect(await knex("documented").count({ n: "*" })).toEqual([{ n: "0" }]);
+  });
+
+  it("other invalid input (a malformed uuid) stays a fault of ours", async () => {
+    const error = await knex.raw("select ?::uuid", ["not-a-uuid"]).catch((e: unknown) => e);
+    expect((error as { code?: string }).code).toBe("22P02");
+    const call = databaseErrorsInterceptor(async () => {
+      throw error;
+    });
+    expect(await call(request).catch((e: unknown) => e)).toBe(error);
+  });
+});

@@ -75,6 +75,8 @@ export async function initUpload(req: InitUploadRequest, ctx: HandlerContext, de
   const key = fileBlobKey(customerId, fileId, contentType);
   const storeUploadId = await deps.store.multipart.create(key, { contentType });
   const expiresAt = (deps.now ?? Date.now)() + config.uploadTtlMs;
+  // The sweeper finds open uploads by their session row: one whose row was never written (a value
+  // PostgreSQL refused, a lost connection) would stay in the store for good (on S3, billed).
   await insertSession(knex, {
     id: uploadId,
     customer_id: customerId,
@@ -99,6 +101,9 @@ export async function initUpload(req: InitUploadRequest, ctx: HandlerContext, de
     creator_user_id: auth.caller.userId,
     creator_email: auth.caller.subject,
     expires_at: new Date(expiresAt),
+  }).catch(async (err: unknown) => {
+    await deps.store.multipart.abort(key, storeUploadId).catch((abortErr: unknown) => deps.files.logger.warn({ err: abortErr, key }, "multipart upload of a refused init not aborted"));
+    throw err;
   });
   const uploadUrls: Record<string, string> = {};
   for (let n = 1; n <= totalChunks; n++) {

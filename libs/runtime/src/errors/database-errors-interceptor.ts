@@ -5,8 +5,10 @@
 // - two transactions waiting on each other's rows (a folder delete and a move of a folder
 //   inside it, say) are broken up by PostgreSQL, and one fails with nothing of it written:
 //   409 (Aborted) saying so and to retry. Likewise a serialization failure;
-// - a text value PostgreSQL cannot store (U+0000 in any string field a gRPC caller sends):
-//   400 (InvalidArgument), nothing written, instead of a 500 for a field no rule checked.
+// - a text value PostgreSQL cannot store (U+0000 in any string field a gRPC caller sends, or an
+//   unpaired UTF-16 surrogate in a value stored as jsonb, which JSON.stringify escapes as
+//   "\ud800" and jsonb refuses): 400 (InvalidArgument), nothing written, instead of a 500
+//   for a field no rule checked.
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { serviceError } from "@signage/auth";
 
@@ -17,6 +19,9 @@ const MISSING_CUSTOMER = /^Key \([a-z_]+\)=\((\d+)\) is not present in table "cu
 const ROLLED_BACK_FOR_CONCURRENCY = new Set(["40P01" /* deadlock_detected */, "40001" /* serialization_failure */]);
 /** pg's SQLSTATEs for text the database encoding cannot hold ("invalid byte sequence for encoding "UTF8": 0x00"). */
 const UNSTORABLE_TEXT = new Set(["22021" /* character_not_in_repertoire */, "22P05" /* untranslatable_character */]);
+/** invalid_text_representation, for jsonb input only when its detail is about a surrogate ("Unicode low surrogate must follow a high surrogate."). */
+const INVALID_TEXT_REPRESENTATION = "22P02";
+const UNPAIRED_SURROGATE = /surrogate/i;
 
 /** The API error a database error stands for, or undefined when it is a fault of ours. */
 export function serviceErrorOf(error: unknown): ConnectError | undefined {
@@ -25,8 +30,8 @@ export function serviceErrorOf(error: unknown): ConnectError | undefined {
   if (ROLLED_BACK_FOR_CONCURRENCY.has(e.code)) {
     return serviceError(Code.Aborted, "request.error.concurrentUpdate", "The request conflicted with a concurrent change to the same resources and was rolled back; nothing was changed. Retry it.");
   }
-  if (UNSTORABLE_TEXT.has(e.code)) {
-    return serviceError(Code.InvalidArgument, "request.error.invalidText", "A text value of the request contains a character that cannot be stored (the NUL character U+0000); nothing was changed.");
+  if (UNSTORABLE_TEXT.has(e.code) || (e.code === INVALID_TEXT_REPRESENTATION && typeof e.detail === "string" && UNPAIRED_SURROGATE.test(e.detail))) {
+    return serviceError(Code.InvalidArgument, "request.error.invalidText", "A text value of the request contains a character that cannot be stored (the NUL character U+0000, or an unpaired UTF-16 surrogate such as \\ud800); nothing was changed.");
   }
   const missing = e.code === FOREIGN_KEY_VIOLATION && typeof e.detail === "string" ? MISSING_CUSTOMER.exec(e.detail) : null;
   if (missing) {
