@@ -1,7 +1,7 @@
 // CustomAppService: document 1 "Private apps (all operations require OWNER;
 // (C) selector accepted)". Only the caller's customer's own apps.
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
-import { requireAuth, singleTenant, type AuthContext } from "@signage/auth";
+import { requireAuth, singleTenant, tenantScope, type AuthContext, type Scope } from "@signage/auth";
 import { listRpc, rowIdOf } from "@signage/runtime";
 import { CustomAppSchema, type CustomAppService, type UploadMyAppPackageRequest } from "@signage/contracts/signage/media/v1/custom_app_pb";
 import type { CustomAppDeps } from "./custom-app-deps.js";
@@ -20,6 +20,16 @@ import { DEFAULT_ZIP_LIMITS } from "./package/zip-limits.js";
 /** The customer a new app belongs to: the caller's own unless the selector names one. */
 function creationCustomer(auth: AuthContext, selector: bigint | undefined): number {
   return selector === undefined ? auth.caller.customerId : singleTenant(auth.scope);
+}
+
+/**
+ * The tenants "List own apps" shows: "only this customer's apps, not the combined
+ * catalog". Without the selector that is the caller's own customer (where a create
+ * without the selector puts an app), for an ADMIN or a network owner as for anyone;
+ * with it, the scope the selector resolved to.
+ */
+function listScope(auth: AuthContext, selector: bigint | undefined): Scope {
+  return selector === undefined ? tenantScope(auth.caller.customerId) : auth.scope;
 }
 
 /** The upload's body parts: whatever follows the first (path/query) message, and its body if it has one. */
@@ -42,7 +52,7 @@ export function customAppService(deps: CustomAppDeps): ServiceImpl<typeof Custom
 
   return {
     listMyApps(req, ctx: HandlerContext) {
-      return listRpc(ctx, { knex, resource: customAppResource, message: CustomAppSchema, query: req.query, scope: requireAuth(ctx).scope });
+      return listRpc(ctx, { knex, resource: customAppResource, message: CustomAppSchema, query: req.query, scope: listScope(requireAuth(ctx), req.customerId) });
     },
 
     async createMyApp(req, ctx) {

@@ -15,7 +15,7 @@ import { uploadOutlivedGrace } from "../uploads/upload-errors.js";
 import { appNotFound, identityTaken, invalidPackage } from "./custom-app-errors.js";
 import { findApp, identityUsedElsewhere, isUniqueViolation, lockApp, updateApp } from "./custom-app-repository.js";
 import type { CustomAppRow } from "./custom-app-row.js";
-import { fileKey, packageLocation } from "./package-keys.js";
+import { checkEntryKeys, fileKey, packageLocation } from "./package-keys.js";
 import { packageBlobKeys, storePackage } from "./package-store.js";
 import { inspectPackage } from "./package/inspect-package.js";
 import { packageManifest } from "./package/package-manifest.js";
@@ -42,10 +42,11 @@ export async function uploadPackage(input: UploadInput): Promise<CustomAppRow> {
   const upload = await spoolPackageUpload(input.parts, limits.maxUploadBytes);
   try {
     const inspection = await inspectPackage(upload.path, limits);
+    const location = packageLocation(customerId, id, input.newId());
+    checkEntryKeys(location.rootPath, inspection.files);
     const manifest = packageManifest(app.type, inspection, { appNumericId: id, name: app.name, revision: app.revision + 1 });
     if (await identityUsedElsewhere(knex, customerId, manifest.appId, id)) throw identityTaken(manifest.appId);
 
-    const location = packageLocation(customerId, id, input.newId());
     await recordBlobIntents(knex, customerId, [location.folder]);
     let disowned: string[] = [];
     let updated: CustomAppRow;
