@@ -62,6 +62,26 @@ describe("outbox relay (PostgreSQL + JetStream)", () => {
     expect(bySeq).toEqual([0, 1, 2]);
   });
 
+  it("an idle relay polls with one plain read (no transaction, no lock); a row written without enqueue (a trigger's) is still relayed by the poll", async () => {
+    const bus = await world.bus();
+    const got = await recorder(bus);
+    const relay = outbox(bus, 20);
+    relay.start();
+    await sleep(100); // the start's own flush is done
+    const seen: string[] = [];
+    const listener = (q: { sql: string }) => void seen.push(q.sql);
+    knex.on("query", listener);
+    await sleep(300);
+    knex.off("query", listener);
+    expect(seen.length).toBeGreaterThan(3);
+    expect(seen.every((sql) => /^select 1 as pending from "event_outbox" limit \$1$/.test(sql)), seen.join("\n")).toBe(true);
+    await knex("event_outbox").insert({ event_id: "00000000-0000-4000-8000-00000000abcd", type: "thing.created", customer_id: 1, data: JSON.stringify("by trigger") });
+    await waitFor(() => got.length === 1, "the trigger's event");
+    expect(got[0].id).toBe("00000000-0000-4000-8000-00000000abcd");
+    for (let i = 0; i < 100 && (await pending()) > 0; i++) await sleep(20);
+    expect(await pending()).toBe(0);
+  });
+
   it("a crash between commit and publish: the next relay (new process) publishes the committed events", async () => {
     const bus = await world.bus();
     const got = await recorder(bus);
