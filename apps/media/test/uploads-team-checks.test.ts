@@ -187,14 +187,15 @@ describe("a restricted user creates only what its teams show", { timeout: 30_000
     expect((await http().get(`/api/v2/file/upload/${uploadId}/recover`, { token: user.token })).status).toBe(200);
   });
 
-  it("where the customer hides items without a team (accessResourcesWithoutTeam false): an item without one is refused to its restricted creator, and the root, hidden from it, is named as parentId as it is left out (isFileAndFolderCreationEnabledInRootForTeamUsers)", async () => {
+  it("where the customer hides items without a team (accessResourcesWithoutTeam false): an item without one is refused to its restricted creator, and the root (shown to it, its team-less contents not) is named as parentId as it is left out (isFileAndFolderCreationEnabledInRootForTeamUsers)", async () => {
     const u = await env.tenant();
     const user = await createUser(http(), env.admin, u.id, "EDITOR", { restricted: true });
     const own = (await http().post("/api/team/", { token: u.owner.token, body: { name: `own-${randomUUID()}` } })).body.id as string;
     expect((await http().post("/api/user/updateTeamAssignments", { token: u.owner.token, query: { email: user.email }, body: { assignToTeams: [{ teamId: own, readOnly: false }] } })).status).toBeLessThan(300);
     expect((await http().put("/api/customer/settings/teams", { token: u.owner.token, body: { accessResourcesWithoutTeam: false } })).status).toBe(200);
     await eventually(() => media()("team_settings").where({ customer_id: u.id }).first(), (row) => row?.access_resources_without_team === false, "setting replicated to media");
-    await eventually(() => http().get("/api/v2/fileFolder", { token: user.token, query: { search: "parentId=NULL" } }), (r) => r.body.totalElements === 0, "the root hidden from the restricted user");
+    // "To create something in the root, first read the root id (filter parentId=NULL ...)": the root itself stays shown.
+    await eventually(() => http().get("/api/v2/fileFolder", { token: user.token, query: { search: "parentId=NULL" } }), (r) => r.body.totalElements === 1 && r.body.content[0].id === u.rootId, "the root shown to the restricted user");
     const withTeam = { teamIds: `${own}:false` };
     await eventually(() => upload(user.token, "probe.png", withTeam), (r) => r.status === 200, "team membership replicated");
 

@@ -2,6 +2,7 @@
 // (filtered folders' contents: filtered-folder-counts.ts).
 import type { ListOptions } from "../files/file-list.js";
 import type { HandlerContext } from "@connectrpc/connect";
+import type { Knex } from "knex";
 import { requireAuth, type AuthContext } from "@signage/auth";
 import { listRpc } from "@signage/runtime";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
@@ -12,6 +13,7 @@ import { callerCannotWrite } from "../files/caller.js";
 import { folderNotFound } from "./folder-repository.js";
 import { completeFilteredFolders } from "./filtered-folder-counts.js";
 import { completeFolderContents } from "./folder-contents.js";
+import { completeFolderReadOnly, folderVisibility } from "./folder-visibility.js";
 import type { FileDeps } from "../files/file-deps.js";
 
 export async function listFolders(ctx: HandlerContext, deps: FileDeps, query: ListQuery | undefined, options: ListOptions = {}) {
@@ -22,7 +24,12 @@ export async function listFolders(ctx: HandlerContext, deps: FileDeps, query: Li
   const teams = await deps.teams.access?.(auth);
   const restricted = teams !== undefined && teams.kind !== "full";
   const resource = restricted ? teamRestrictedFolderResource : fileFolderResource;
-  const result = await listRpc(ctx, { knex: deps.knex, resource, message: FileFolderSchema, query: q, scope: auth.scope, extend, teams, names });
+  // A team-restricted caller's visibility and readOnly are folder-visibility.ts's (the root is shown to it),
+  // not listRpc's `teams`, which would hide a root without teams where the customer shows only team items.
+  const visible = restricted ? folderVisibility(teams) : undefined;
+  const scoped = visible ? (qb: Knex.QueryBuilder) => void qb.where(visible).where((rest) => void extend?.(rest)) : extend;
+  const result = await listRpc(ctx, { knex: deps.knex, resource, message: FileFolderSchema, query: q, scope: auth.scope, extend: scoped, teams: restricted ? undefined : teams, names });
+  if (restricted) await completeFolderReadOnly(deps.knex, result.content, teams);
   const contentFields = { fileCount: selectsField(select, "fileCount"), firstFileThumbnail: selectsField(select, "firstFileThumbnail") };
   if (contentFields.fileCount || contentFields.firstFileThumbnail) {
     if (restricted) await completeFolderContents(deps.knex, result.content, contentFields, teams);

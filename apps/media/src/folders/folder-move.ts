@@ -9,7 +9,7 @@ import { requireFile } from "../files/file-repository.js";
 import type { FileDeps } from "../files/file-deps.js";
 import { requireFolder, requireStoredFolder } from "./folder-repository.js";
 import { readFolder } from "./folder-list.js";
-import { assertMayCreateInRoot } from "./root-creation.js";
+import { assertMayCreateInRootFolder } from "./root-creation.js";
 import { unique, type BatchInput } from "./folder-delete.js";
 
 export async function moveBatch(ctx: HandlerContext, deps: FileDeps, targetId: string | undefined, batch: BatchInput): Promise<FileFolder> {
@@ -30,10 +30,13 @@ export async function moveBatch(ctx: HandlerContext, deps: FileDeps, targetId: s
         throw serviceError(Code.InvalidArgument, "fileFolder.error.moveIntoItself", "A folder cannot be moved into itself or one of its subfolders", { fileFolderId: folder.id, targetFolderId: target.id });
       }
     }
-    await deps.teams.assertWritable(trx, auth, "fileFolder", [target.id, ...folders.map((f) => f.id)]);
+    // Moving into the root creates there: the root rule of creates (isFileAndFolderCreationEnabledInRootForTeamUsers,
+    // a root the caller's teams hold read-only), not the write check of a folder, which answers 404 for a root
+    // without teams where the customer shows team users only team items.
+    if (target.parent_id === null) await assertMayCreateInRootFolder(trx, deps.teams, auth, customerId, target.id);
+    else await deps.teams.assertWritable(trx, auth, "fileFolder", [target.id]);
+    await deps.teams.assertWritable(trx, auth, "fileFolder", folders.map((f) => f.id));
     await deps.teams.assertWritable(trx, auth, "file", files.map((f) => f.id));
-    // Moving into the root creates there as far as isFileAndFolderCreationEnabledInRootForTeamUsers is concerned.
-    await assertMayCreateInRoot(deps.teams, auth, target.parent_id === null);
     if (files.length) {
       await trx("file").whereIn("id", files.map((f) => f.id)).update({ file_folder_id: target.id, path: target.path, update_date: trx.fn.now() });
     }

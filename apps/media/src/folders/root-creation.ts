@@ -2,7 +2,7 @@
 // (document 2, "Customer"): when false, team users may not create files or
 // folders directly in the root folder, only inside folders of their teams.
 import { Code } from "@connectrpc/connect";
-import { mayCreateInRoot, serviceError, type AuthContext } from "@signage/auth";
+import { mayCreateInRoot, serviceError, type AuthContext, type TeamAccess } from "@signage/auth";
 import type { Knex } from "knex";
 import type { MediaTeamHooks, TeamAssignmentInput } from "../files/team-hooks.js";
 
@@ -26,6 +26,24 @@ export async function assertMayCreateInRoot(teams: MediaTeamHooks, auth: AuthCon
  * parent out does, unless the caller's teams hold it read-only); and the new item must stay
  * writable for the caller (its teams, plus the parent's when `inheritParentTeams`).
  */
+/**
+ * The root branch of assertMayCreateIn, also run by a move into the root (folder-move.ts): 403 when the
+ * caller's teams hold the root read-only; a root hidden from them or without teams is not refused as
+ * invisible (404) but by isFileAndFolderCreationEnabledInRootForTeamUsers. `rootId`: the root, when named.
+ */
+export async function assertMayCreateInRootFolder(db: Knex | Knex.Transaction, teams: MediaTeamHooks, auth: AuthContext, customerId: number, rootId?: string): Promise<void> {
+  await teams.assertRootWritable?.(db, auth, customerId, rootId);
+  await assertMayCreateInRoot(teams, auth, true);
+}
+
+/**
+ * The root's `readOnly` in a team user's folder list (folder-visibility.ts): what assertMayCreateInRootFolder
+ * answers for it, without throwing. `heldReadOnly`: the caller's teams hold the root, none of them writable.
+ */
+export function rootReadOnlyFor(access: TeamAccess, heldReadOnly: boolean): boolean {
+  return heldReadOnly || !mayCreateInRoot(access, "fileAndFolder");
+}
+
 export async function assertMayCreateIn(
   db: Knex | Knex.Transaction,
   teams: MediaTeamHooks,
@@ -36,9 +54,8 @@ export async function assertMayCreateIn(
 ): Promise<void> {
   const { parent } = target;
   const inRoot = !parent || parent.parent_id === null;
-  if (parent && !inRoot) await teams.assertWritable(db, auth, "fileFolder", [parent.id]);
   // Named or left out (uploads then go to the root): the same root.
-  if (inRoot) await teams.assertRootWritable?.(db, auth, target.customerId, parent?.id);
-  await assertMayCreateInRoot(teams, auth, inRoot);
+  if (inRoot) await assertMayCreateInRootFolder(db, teams, auth, target.customerId, parent?.id);
+  else await teams.assertWritable(db, auth, "fileFolder", [parent.id]);
   await teams.assertCreatorCanWrite?.(db, auth, assignments, inheritParentTeams ? parent?.id : undefined);
 }
