@@ -107,7 +107,9 @@ describe("POST /api/v2/file/validity/set: an omitted bound is unchanged, as in P
     const clash = await set({ validFrom: 400 });
     expect([clash.status, clash.body.key]).toEqual([400, "file.error.invalidValidity"]);
     expect(await row(two.id)).toMatchObject({ valid_from: 150, valid_to: 300 });
-    expect((await set({})).status).toBeLessThan(300);
+    // Neither bound: refused (file-bulk-review-fixes.test.ts), nothing changed.
+    const none = await set({});
+    expect([none.status, none.body.key]).toEqual([400, "file.error.validityRequired"]);
     expect(await row(one.id)).toMatchObject({ valid_from: 150, valid_to: 300 });
   });
 });

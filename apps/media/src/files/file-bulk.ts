@@ -1,12 +1,15 @@
 // "Bulk operations act on the files matched by search": tags add/remove/set and
 // the validity window, each one UPDATE statement (atomic) inside one tenant.
-// Matched = what the caller's file list shows (tenant, then team visibility); a
-// match the caller only reads through its teams refuses the whole call (403
-// team.error.readOnly), as removeBatch and moveBatchToFolder do.
-import { Code } from "@connectrpc/connect";
+// Matched = what the caller's file list with that search shows (tenant, team
+// visibility, a filtered folder's quick filter); a match the caller only reads
+// through its teams refuses the whole call (403 team.error.readOnly), as
+// removeBatch and moveBatchToFolder do.
+import { Code, type HandlerContext } from "@connectrpc/connect";
 import type { Knex } from "knex";
-import { applyScope, FULL_TEAM_ACCESS, serviceError, teamReadOnlyHook, teamVisibilityHook, tenantScope, type AuthContext, type TeamAccess } from "@signage/auth";
-import { applyFilter } from "@signage/query";
+import { applyScope, FULL_TEAM_ACCESS, requireAuth, serviceError, teamReadOnlyHook, teamVisibilityHook, tenantScope, visibleThroughTeamIds, type AuthContext, type TeamAccess } from "@signage/auth";
+import { applyCompiledFilter, applyFilter, compileFilter, parseFilter } from "@signage/query";
+import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
+import { resolveFilteredFolderSearch } from "../folders/filtered-folder-search.js";
 import { fileResource, teamRestrictedFileResource } from "./file-resource.js";
 import { checkValidity } from "./file-repository.js";
 import { checkTags } from "./file-tags.js";
@@ -15,21 +18,42 @@ import { enqueueFileTags, TAGGED_FILE_COLUMNS, type TaggedFileRow } from "./file
 import type { FileDeps } from "./file-deps.js";
 
 export type TagOperation = "add" | "remove" | "set";
-type BulkDeps = Pick<FileDeps, "knex" | "outbox" | "teams">;
+type BulkDeps = Pick<FileDeps, "knex" | "outbox" | "teams" | "storedFolders" | "quickFilters">;
 
 interface BulkTarget {
   auth: AuthContext;
   customerId: number;
   access: TeamAccess;
   search: string | undefined;
+  /** A filtered folder's quick filter standing for `fileFolderId=<it>` in search, as in the file list; blank = no condition. */
+  quickFilter?: string;
 }
 
 const FILE_COLUMNS = { column: (column: string) => `file.${column}` };
 
-async function bulkTarget(deps: BulkDeps, auth: AuthContext, search: string | undefined): Promise<BulkTarget> {
+/**
+ * The caller's batch tenant, team access and search, with a filtered folder in search resolved
+ * exactly as the file list resolves it (file-list.ts): its quick filter instead of the folder
+ * column, applied when the caller's teams show the folder, else checked as one the caller named.
+ * Runs before the transaction: the quick filter is compiled by core over RPC.
+ */
+async function bulkTarget(deps: BulkDeps, ctx: HandlerContext, search: string | undefined): Promise<BulkTarget> {
+  const auth = requireAuth(ctx);
   const customerId = batchTenant(auth);
-  const access = (await deps.teams.access?.(auth)) ?? FULL_TEAM_ACCESS;
-  return { auth, customerId, access, search };
+  const [filtered, teams] = await Promise.all([
+    resolveFilteredFolderSearch(deps.knex, deps.storedFolders, tenantScope(customerId), { search } as ListQuery),
+    deps.teams.access?.(auth),
+  ]);
+  const access = teams ?? FULL_TEAM_ACCESS;
+  const target: BulkTarget = { auth, customerId, access, search: filtered.query?.search };
+  const quickFilterId = filtered.query?.quickFilterId;
+  if (quickFilterId) {
+    if (!deps.quickFilters) throw serviceError(Code.InvalidArgument, "quickFilter.error.notFound", `Unknown quickFilterId '${quickFilterId}'`, { quickFilterId });
+    const folder = filtered.folder;
+    const visible = folder !== undefined && visibleThroughTeamIds(access, folder.teamIds);
+    target.quickFilter = await deps.quickFilters.resolve(ctx, quickFilterId, { filteredFolderId: visible ? folder.id : undefined });
+  }
+  return target;
 }
 
 /** `file` rows of the batch tenant the caller sees, matched by `search` (blank = all of them). */
@@ -40,6 +64,10 @@ function matched(db: Knex | Knex.Transaction, target: BulkTarget): Knex.QueryBui
   // As the file list searches for this caller (file-resource.ts: a restricted caller's duplicateDetails are no search term).
   const resource = target.access.kind === "full" ? fileResource : teamRestrictedFileResource;
   if (target.search?.trim()) applyFilter(qb, resource, target.search, { parameter: "search" });
+  // ANDed with search, its subqueries aliased apart from search's (as planList does).
+  if (target.quickFilter?.trim()) {
+    applyCompiledFilter(qb, compileFilter(resource, parseFilter(target.quickFilter, { parameter: "quickFilter" }), { parameter: "quickFilter", aliasPrefix: "_q" }));
+  }
   return qb;
 }
 
@@ -59,13 +87,13 @@ const TAG_SQL: Record<TagOperation, string> = {
 };
 
 /** Returns the number of files changed. */
-export async function bulkTags(deps: BulkDeps, auth: AuthContext, operation: TagOperation, search: string | undefined, tags: readonly string[]): Promise<number> {
+export async function bulkTags(deps: BulkDeps, ctx: HandlerContext, operation: TagOperation, search: string | undefined, tags: readonly string[]): Promise<number> {
   // Removing is not format-checked: it must be able to clear tags written before the rule was enforced.
   const cleaned = operation === "remove" ? [...new Set(tags)] : checkTags(tags);
   if (operation !== "set" && cleaned.length === 0) {
     throw serviceError(Code.InvalidArgument, "file.error.tagsRequired", "The body must be a non-empty array of tags", { parameter: "tags" });
   }
-  const target = await bulkTarget(deps, auth, search);
+  const target = await bulkTarget(deps, ctx, search);
   return deps.knex.transaction(async (trx) => {
     await refuseReadOnly(trx, deps, target);
     const rows = await matched(trx, target).update({ tags: trx.raw(TAG_SQL[operation], [cleaned]), update_date: trx.fn.now() }, TAGGED_FILE_COLUMNS);
@@ -78,13 +106,16 @@ export async function bulkTags(deps: BulkDeps, auth: AuthContext, operation: Tag
  * Sets the given bounds of every matched file; an omitted bound is unchanged (as in
  * PUT /api/file/{id}), so it must not end up before the new one. Returns the number changed.
  */
-export async function bulkValidity(deps: BulkDeps, auth: AuthContext, search: string | undefined, validFrom: number | undefined, validTo: number | undefined): Promise<number> {
+export async function bulkValidity(deps: BulkDeps, ctx: HandlerContext, search: string | undefined, validFrom: number | undefined, validTo: number | undefined): Promise<number> {
+  // Neither bound: a call that could change nothing is a client mistake, not a silent 204.
+  if (validFrom === undefined && validTo === undefined) {
+    throw serviceError(Code.InvalidArgument, "file.error.validityRequired", "At least one of validFrom and validTo is required", { parameters: ["validFrom", "validTo"] });
+  }
   checkValidity(validFrom, validTo);
-  const target = await bulkTarget(deps, auth, search);
+  const target = await bulkTarget(deps, ctx, search);
   const columns: Record<string, number> = {};
   if (validFrom !== undefined) columns.valid_from = validFrom;
   if (validTo !== undefined) columns.valid_to = validTo;
-  if (Object.keys(columns).length === 0) return 0;
   return deps.knex.transaction(async (trx): Promise<number> => {
     await refuseReadOnly(trx, deps, target);
     // A file whose kept bound clashes with the new one fails the whole call (400 file.error.invalidValidity).

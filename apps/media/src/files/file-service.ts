@@ -61,21 +61,21 @@ export function fileService(deps: FileDeps, peers?: Peers): Partial<ServiceImpl<
       return {};
     },
     async addFileTags(req, ctx) {
-      await bulkTags(deps, requireAuth(ctx), "add", req.search, req.tags);
+      await bulkTags(deps, ctx, "add", req.search, req.tags);
       return {};
     },
     async removeFileTags(req, ctx) {
-      await bulkTags(deps, requireAuth(ctx), "remove", req.search, req.tags);
+      await bulkTags(deps, ctx, "remove", req.search, req.tags);
       return {};
     },
     async setFileTags(req, ctx) {
-      await bulkTags(deps, requireAuth(ctx), "set", req.search, req.tags);
+      await bulkTags(deps, ctx, "set", req.search, req.tags);
       return {};
     },
     async setFileValidity(req, ctx) {
       const from = req.validFrom === undefined ? undefined : Number(req.validFrom);
       const to = req.validTo === undefined ? undefined : Number(req.validTo);
-      await bulkValidity(deps, requireAuth(ctx), req.search, from, to);
+      await bulkValidity(deps, ctx, req.search, from, to);
       return {};
     },
   };
