@@ -61,8 +61,9 @@ const filesResource = (duplicateDetails: typeof DUPLICATES_FOR_ALL | typeof DUPL
     isBetaFile: { type: "boolean" },
     alphaDriveFileDetails: { type: "json", selectOnly: true },
     betaDriveFileDetails: { type: "json", selectOnly: true },
-    // Sortable by its fields ("nested fields allowed"): sort=creator.email,asc.
-    creator: { type: "json", sortable: true, computed: { sql: "json_build_object('email', ??, 'name', ??)", columns: ["creator_email", "creator_name"] } },
+    // Sortable by its fields ("nested fields allowed"): sort=creator.email,asc; "has `email` and `name`",
+    // so any other key (creator.bogus) is an unknown sort field, not a sort on NULL.
+    creator: { type: "json", sortable: true, sortKeys: ["email", "name"], computed: { sql: "json_build_object('email', ??, 'name', ??)", columns: ["creator_email", "creator_name"] } },
     // Blob keys here; turned into download URLs per request (file-list.ts). `location` carries the
     // file's name with its key (the download's Content-Disposition file name): LOCATION_SOURCE.
     // Signed URLs made after the query: nothing search or sort could compare.

@@ -40,7 +40,7 @@ function resolveSortEntry(resource: ResourceRegistry, entry: string): SortKey {
     : ({ kind: "unknown", field, knownFields: sortableNames(resource) } as const);
   if (path.kind === "unknown") {
     // Offer only what sort accepts: sortable fields and the to-one relations leading to them.
-    throw new UnknownFieldError("sort", path.field, path.knownFields.filter((name) => isSortablePath(resource, name)));
+    throw new UnknownFieldError("sort", path.field, path.knownFields.flatMap((name) => sortableUnder(resource, name)));
   }
   if (path.kind === "relation") {
     if (path.hops.some((hop) => hop.relation.cardinality === "many")) {
@@ -72,10 +72,20 @@ function resolveSortEntry(resource: ResourceRegistry, entry: string): SortKey {
  * columns) sorts by one of its fields, compared as jsonb (numbers as numbers, strings as strings).
  */
 function jsonSortKey(resource: ResourceRegistry, entry: string, field: string, direction: "asc" | "desc", json: ResolvedScalarField, jsonPath: readonly string[]): SortKey {
-  if (jsonPath.length === 0) throw new InvalidSortError(`Invalid sort '${entry}': '${field}' is an object; sort on one of its fields (e.g. ${field}.<name>)`, entry);
+  const keys = json.sortKeys ?? [];
+  if (jsonPath.length === 0) throw new InvalidSortError(`Invalid sort '${entry}': '${field}' is an object; sort on one of its fields (e.g. ${field}.${keys[0] ?? "<name>"})`, entry);
+  // Only the object's declared keys: any other is as unknown as a misspelt column (not a sort on NULL).
+  if (!keys.includes(jsonPath.join("."))) throw new UnknownFieldError("sort", field, keys.map((key) => `${json.name}.${key}`));
   const value = fieldExpression(json, json.column, resource.alias);
   // A JSON null (a creator without a name) sorts as SQL NULL: last ascending, as columns' NULLs do.
   return { field, direction, expression: { sql: `nullif((${value.sql})::jsonb #> ?::text[], 'null'::jsonb)`, bindings: [...value.bindings, jsonPath] } };
+}
+
+/** What an unknown-field error offers for one known name: itself when sortable, a sortable JSON field's keys, or nothing. */
+function sortableUnder(resource: ResourceRegistry, name: string): string[] {
+  const field = resource.fields.get(name);
+  if (field && !isRelation(field) && field.type === "json" && field.sortable) return (field.sortKeys ?? []).map((key) => `${name}.${key}`);
+  return isSortablePath(resource, name) ? [name] : [];
 }
 
 /** A sortable field reached through to-one relations only, or a to-one relation (a prefix of one). */
@@ -87,5 +97,7 @@ function isSortablePath(resource: ResourceRegistry, name: string): boolean {
 }
 
 function sortableNames(resource: ResourceRegistry): string[] {
-  return [...resource.fields.values()].filter((field) => !isRelation(field) && field.sortable).map((field) => (field.type === "json" ? `${field.name}.<field>` : field.name));
+  return [...resource.fields.values()]
+    .filter((field) => !isRelation(field) && field.sortable)
+    .flatMap((field) => (!isRelation(field) && field.type === "json" ? (field.sortKeys ?? []).map((key) => `${field.name}.${key}`) : [field.name]));
 }

@@ -107,6 +107,15 @@ function resolveScalar(name: string, spec: ScalarFieldSpec): ResolvedScalarField
   if (spec.type === "enum" && (!Array.isArray(spec.values) || spec.values.length === 0)) {
     throw new Error(`enum field '${name}' needs values`);
   }
+  if (spec.sortKeys !== undefined && (spec.type !== "json" || spec.sortable !== true)) {
+    throw new Error(`field '${name}': sortKeys belong to a sortable json field`);
+  }
+  if (spec.type === "json" && spec.sortable === true) {
+    if (!spec.sortKeys?.length) throw new Error(`json field '${name}': sortable needs sortKeys (the object's keys sort may name)`);
+    for (const key of spec.sortKeys) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(key)) throw new Error(`json field '${name}': sort key '${key}' is not a dotted name`);
+    }
+  }
   const afterQuery = spec.completedAfterQuery === true;
   if (afterQuery && (spec.sortable || spec.searchable)) {
     throw new Error(`field '${name}': a value completed after the query cannot be sortable or searchable`);

@@ -15,6 +15,12 @@ export interface FieldOptions {
   /** `sort` may use it. Default true for scalar types, false for arrays and JSON. */
   readonly sortable?: boolean;
   /**
+   * A sortable `json` field (required there): the keys of its object `sort` may name, e.g.
+   * ["email", "name"] for `sort=creator.email`. Any other key is an unknown field (400), as a
+   * misspelt column is, rather than a sort on NULL.
+   */
+  readonly sortKeys?: readonly string[];
+  /**
    * A value computed in SQL instead of read from a column; loaded only when named in select.
    * `sql` is a constant template whose `??` placeholders receive `columns` of the same row,
    * qualified by the row's alias, e.g. { sql: "cardinality(??)", columns: ["tags"] }.
