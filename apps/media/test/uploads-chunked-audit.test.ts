@@ -6,6 +6,7 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startUploadPlatform, type UploadTenant } from "./uploads-support.js";
+import { claimSession, deleteClaimedSession } from "../src/uploads/session-repository.js";
 
 let env: Awaited<ReturnType<typeof startUploadPlatform>>;
 let t: UploadTenant;
@@ -96,5 +97,45 @@ describe("chunked upload audit", { timeout: 30_000 }, () => {
     }
     expect(await openUploads()).toBe(before);
     expect(await sessions()).toBe(sessionsBefore);
+  });
+
+  // Seed: "open -> cancelled: cancel (DELETE); any time; resources cleaned up". A complete whose
+  // process died mid-way leaves its claim (state completing): once the claim is an hour old the
+  // session is the client's again, to cancel or to complete; a live claim still holds both off.
+  it("a session left completing by a complete that died is cancellable and completable again once its claim expired; a live claim still answers 409", async () => {
+    const sessions = () => env.platform.knexOf("media")("upload_session");
+    const crashed = async (name: string, claimedMsAgo: number) => {
+      const { body } = await init({ name, size: 20, totalChunks: 1 });
+      expect((await putPart(body.uploadId, 1, bytes(20))).status).toBe(200);
+      await sessions().where({ id: body.uploadId }).update({ state: "completing", updated_at: new Date(Date.now() - claimedMsAgo) });
+      return body.uploadId as string;
+    };
+    const live = await crashed("live.mp4", 1000);
+    for (const res of [await http().delete(`/api/v2/file/upload/${live}`, { token: t.editor.token }), await http().post(`/api/v2/file/upload/${live}/complete`, { token: t.editor.token }), await putPart(live, 1, bytes(20))]) {
+      expect([res.status, res.body.key], res.text).toEqual([409, "upload.error.sessionNotOpen"]);
+    }
+
+    const toCancel = await crashed("dead-cancel.mp4", 2 * 60 * 60 * 1000);
+    const row = await sessions().where({ id: toCancel }).first();
+    expect((await http().delete(`/api/v2/file/upload/${toCancel}`, { token: t.editor.token })).status).toBe(204);
+    expect(await sessions().where({ id: toCancel }).first()).toBeUndefined();
+    expect(existsSync(join(env.blobDir, ".multipart", row.store_upload_id))).toBe(false);
+
+    const toComplete = await crashed("dead-complete.mp4", 2 * 60 * 60 * 1000);
+    const done = await http().post(`/api/v2/file/upload/${toComplete}/complete`, { token: t.editor.token });
+    expect(done.status, done.text).toBe(200);
+    expect(done.body).toMatchObject({ name: "dead-complete.mp4", size: 20 });
+  });
+
+  it("a complete ends only its own claim: once another request took the session over, its delete finds nothing", async () => {
+    const { body } = await init({ name: "claimed.mp4", size: 20, totalChunks: 1 });
+    const media = env.platform.knexOf("media");
+    const first = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    await claimSession(media, body.uploadId, first);
+    const second = new Date();
+    await claimSession(media, body.uploadId, second); // the expired claim taken over
+    expect(await deleteClaimedSession(media, body.uploadId, first)).toBe(false);
+    expect(await media("upload_session").where({ id: body.uploadId }).first()).toBeDefined();
+    expect(await deleteClaimedSession(media, body.uploadId, second)).toBe(true);
   });
 });

@@ -2,7 +2,8 @@
 // session resources cleaned up, file returned", and "open -> cancelled:
 // cancel (DELETE); any time; resources cleaned up".
 // Complete first claims the session (state `completing`, so a second complete
-// or a cancel cannot interleave), checks everything that can still be fixed
+// or a cancel cannot interleave; a claim left by a process that died expires
+// after COMPLETE_CLAIM_TTL_MS, and ends only the claim it made), checks everything that can still be fixed
 // by the client (missing chunks, sizes, quota, folder) with the parts intact,
 // then assembles, reads the result once for CRC32 and the image header, and
 // inserts the row in the transaction that deletes the session. The assembled
@@ -21,7 +22,7 @@ import { imageSize } from "./image-size.js";
 import { assertBytesMatchType } from "./content-signature.js";
 import { assertFits, assertFitsAtCommit, storageQuota } from "./quota.js";
 import { partsOf, requireOpen } from "./chunked-parts.js";
-import { deleteSession, findSession, setSessionState, type SessionRow } from "./session-repository.js";
+import { claimSession, deleteClaimedSession, deleteSession, findSession, reopenClaimedSession, type SessionRow } from "./session-repository.js";
 import { badUpload, payloadTooLarge, sessionNotFound } from "./upload-errors.js";
 import { announceFileTags } from "../files/file-tag-events.js";
 import { discardBlobs, recordBlobIntents } from "../storage/blob-intents.js";
@@ -32,13 +33,19 @@ import { requireUploadTeams } from "./upload-teams.js";
 import { assertMayCreateIn } from "../folders/root-creation.js";
 import type { UploadDeps } from "./upload-deps.js";
 
-async function claim(deps: UploadDeps, ctx: HandlerContext, uploadId: string): Promise<SessionRow> {
+async function claim(deps: UploadDeps, ctx: HandlerContext, uploadId: string): Promise<{ session: SessionRow; claimedAt: Date }> {
   const auth = requireAuth(ctx);
   return deps.files.knex.transaction(async (trx) => {
     const session = requireOpen(await findSession(trx, auth.scope, uploadId, { forUpdate: true }), uploadId);
-    await setSessionState(trx, session.id, "completing");
-    return session;
+    const claimedAt = new Date();
+    await claimSession(trx, session.id, claimedAt);
+    return { session, claimedAt };
   });
+}
+
+/** The claim expired and a cancel or another complete took the session while this one ran. */
+function takenOver(uploadId: string) {
+  return serviceError(Code.Aborted, "upload.error.sessionTakenOver", `Upload session '${uploadId}' was cancelled or completed by another request while this complete ran`, { uploadId });
 }
 
 /** Everything the client can still repair, checked while the parts are intact. */
@@ -79,7 +86,7 @@ async function digestOf(deps: UploadDeps, key: string): Promise<FileDigest> {
 export async function completeUpload(uploadId: string, ctx: HandlerContext, deps: UploadDeps): Promise<File> {
   const auth = requireAuth(ctx);
   const { knex, teams, newId } = deps.files;
-  const session = await claim(deps, ctx, uploadId);
+  const { session, claimedAt } = await claim(deps, ctx, uploadId);
   const customerId = Number(session.customer_id);
   let intended = false;
   let assembled = false;
@@ -125,7 +132,7 @@ export async function completeUpload(uploadId: string, ctx: HandlerContext, deps
       }, newId);
       await teams.assignOnCreate(trx, "file", session.file_id, customerId, parseTeamIdsParam(session.team_ids ?? undefined));
       await announceFileTags(trx, deps.files.outbox, [session.file_id]);
-      await deleteSession(trx, session.id);
+      if (!(await deleteClaimedSession(trx, session.id, claimedAt))) throw takenOver(uploadId);
       // Last: concurrent uploads of the customer that committed since the check above count too.
       await assertFitsAtCommit(trx, quota, customerId, digest.size);
     });
@@ -134,10 +141,10 @@ export async function completeUpload(uploadId: string, ctx: HandlerContext, deps
     // still in the upload stay for a retry); either way blob and intent go.
     if (intended) await discardBlobs(knex, deps.store, [session.storage_key]);
     if (assembled) {
-      // The parts are gone: the session cannot be resumed. Drop the session too.
-      await deleteSession(knex, session.id).catch(() => undefined);
+      // The parts are gone: the session cannot be resumed. Drop the session too (if still ours).
+      await deleteClaimedSession(knex, session.id, claimedAt).catch(() => undefined);
     } else {
-      await setSessionState(knex, session.id, "open").catch(() => undefined);
+      await reopenClaimedSession(knex, session.id, claimedAt).catch(() => undefined);
     }
     // A chunk resent while completing replaced a listed part: the session is open again, so a new complete succeeds.
     if (err instanceof PartChangedError) {

@@ -14,11 +14,13 @@ import { uploadGcPacer } from "./gc-pacer.js";
 import { checkingFirstBytes } from "./content-signature.js";
 import { findSession, findSessionByStoreUpload, type SessionRow } from "./session-repository.js";
 import { badUpload, payloadTooLarge, sessionNotFound } from "./upload-errors.js";
-import type { UploadDeps } from "./upload-deps.js";
+import { COMPLETE_CLAIM_TTL_MS, type UploadDeps } from "./upload-deps.js";
 
-export function requireOpen(session: SessionRow | undefined, uploadId: string): SessionRow {
+/** An open session, or one whose complete's claim expired (its process died mid-complete). */
+export function requireOpen(session: SessionRow | undefined, uploadId: string, now = Date.now()): SessionRow {
   if (!session) throw sessionNotFound(uploadId);
-  if (session.state !== "open") throw serviceError(Code.FailedPrecondition, "upload.error.sessionNotOpen", `Upload session '${uploadId}' is being completed`, { uploadId });
+  const abandoned = session.state === "completing" && session.updated_at.getTime() <= now - COMPLETE_CLAIM_TTL_MS;
+  if (session.state !== "open" && !abandoned) throw serviceError(Code.FailedPrecondition, "upload.error.sessionNotOpen", `Upload session '${uploadId}' is being completed`, { uploadId });
   return session;
 }
 

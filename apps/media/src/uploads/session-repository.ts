@@ -29,10 +29,12 @@ export interface SessionRow {
   team_ids: string | null;
   creator_user_id: string | null;
   creator_email: string | null;
+  /** When the state last changed: for `completing`, when complete claimed the session. */
+  updated_at: Date;
   expires_at: Date;
 }
 
-export async function insertSession(db: Db, row: Omit<SessionRow, "state" | "expires_at"> & { expires_at: Date }): Promise<void> {
+export async function insertSession(db: Db, row: Omit<SessionRow, "state" | "updated_at" | "expires_at"> & { expires_at: Date }): Promise<void> {
   await db("upload_session").insert({ ...row, meta_data: row.meta_data === null ? null : JSON.stringify(row.meta_data), state: "open" });
 }
 
@@ -49,12 +51,27 @@ export async function findSessionByStoreUpload(db: Db, storeUploadId: string, no
   return (await db<SessionRow>("upload_session").where({ store_upload_id: storeUploadId }).where("expires_at", ">", now).first()) as SessionRow | undefined;
 }
 
-export async function setSessionState(db: Db, id: string, state: SessionRow["state"]): Promise<void> {
-  await db("upload_session").where({ id }).update({ state, updated_at: db.fn.now() });
-}
-
 export async function deleteSession(db: Db, id: string): Promise<void> {
   await db("upload_session").where({ id }).delete();
+}
+
+/**
+ * Complete's claim: state `completing` since `claimedAt` (the app's clock, whole milliseconds, so
+ * the same Date finds the row again). A claim older than COMPLETE_CLAIM_TTL_MS counts as abandoned
+ * (chunked-parts.ts requireOpen): cancel, chunks and a new complete may go on.
+ */
+export async function claimSession(db: Db, id: string, claimedAt: Date): Promise<void> {
+  await db("upload_session").where({ id }).update({ state: "completing", updated_at: claimedAt });
+}
+
+/** Ends this claim: false when the session is no longer under it (cancelled, or claimed anew after it expired). */
+export async function deleteClaimedSession(db: Db, id: string, claimedAt: Date): Promise<boolean> {
+  return (await db("upload_session").where({ id, state: "completing", updated_at: claimedAt }).delete()) === 1;
+}
+
+/** Gives the session back to the client (open) unless someone else took it over meanwhile. */
+export async function reopenClaimedSession(db: Db, id: string, claimedAt: Date): Promise<void> {
+  await db("upload_session").where({ id, state: "completing", updated_at: claimedAt }).update({ state: "open", updated_at: db.fn.now() });
 }
 
 /**

@@ -20,5 +20,10 @@ export const SIMPLE_UPLOAD_LIMIT = 200 * 1024 * 1024;
 export const CHUNKED_MAX_SIZE = 10_737_418_240;
 /** "Chunk count: 1 to 10000". */
 export const MAX_CHUNKS = 10_000;
+/**
+ * A complete that has held its session this long died with its process (assembling and reading
+ * 10 GB back takes minutes, not an hour): the session is open again, to cancel ("any time") or complete.
+ */
+export const COMPLETE_CLAIM_TTL_MS = 60 * 60 * 1000;
 /** Thumbnails are small pictures; anything larger is a client mistake. */
 export const THUMBNAIL_LIMIT = 20 * 1024 * 1024;
