@@ -11,7 +11,7 @@ import { fileSummary } from "./file-summary.js";
 import { renameFile, updateFile } from "./file-update.js";
 import { replaceFile } from "./file-replace.js";
 import { storageStatistics } from "./storage-statistics.js";
-import { writeTenant } from "./caller.js";
+import { requireFile } from "./file-repository.js";
 import type { TeamAssignmentMode as Mode } from "./file-events.js";
 import type { FileDeps } from "./file-deps.js";
 
@@ -49,9 +49,13 @@ export function fileService(deps: FileDeps, peers?: Peers): Partial<ServiceImpl<
     getStorageStatistics: (_req, ctx) => storageStatistics(ctx, deps, peers),
     async replaceFileReference(req, ctx) {
       const auth = requireAuth(ctx);
+      const fileIdToReplace = requireParameter(req.fileIdToReplace, "fileIdToReplace");
+      // The tenant of the file replaced, among those the caller sees (an ADMIN or a network owner
+      // without customerId included, as for PUT /api/file/{id}); the source must be in the same one.
+      const target = await requireFile(deps.knex, auth.scope, fileIdToReplace);
       const input = {
-        customerId: writeTenant(auth),
-        fileIdToReplace: requireParameter(req.fileIdToReplace, "fileIdToReplace"),
+        customerId: Number(target.customer_id),
+        fileIdToReplace,
         sourceFileId: requireParameter(req.sourceFileId, "sourceFileId"),
         removeOldFile: req.removeOldFile ?? false,
         teamAssignmentMode: modeOf(req.teamAssignmentMode),

@@ -7,13 +7,15 @@ import type { HandlerContext } from "@connectrpc/connect";
 import { requireAuth } from "@signage/auth";
 import type { Peers } from "@signage/runtime";
 import { storageSizeOf } from "./core-customer.js";
-import { writeTenant } from "./caller.js";
+import { batchTenant } from "./caller.js";
 import type { FileDeps } from "./file-deps.js";
 import { usedBytes } from "../storage-usage/storage-usage-query.js";
 
 export async function storageStatistics(ctx: HandlerContext, deps: FileDeps, peers: Peers | undefined) {
   const auth = requireAuth(ctx);
-  const customerId = writeTenant(auth);
+  // One customer's figures (its storageSize is per customer): an ADMIN or a network owner names it
+  // with customerId (400 customer.error.customerIdRequired otherwise), never silently its own tenant's.
+  const customerId = batchTenant(auth);
   const [size, used] = await Promise.all([storageSizeOf(ctx, { ...deps, peers }, customerId), usedBytes(deps.knex, customerId)]);
   const uploaded = BigInt(used);
   const datasource = 0n;

@@ -10,7 +10,7 @@ import { batchOf, deleteFolder, removeBatch } from "./folder-delete.js";
 import { listFolders } from "./folder-list.js";
 import { FOLDER_SINGLE_SELECT } from "./file-folder-resource.js";
 import { moveBatch } from "./folder-move.js";
-import { requireFolder } from "./folder-repository.js";
+import { folderNotFound, requireFolder } from "./folder-repository.js";
 import { FOLDER_TYPE_FILTERED } from "./folder-row.js";
 import { createSyncedFolder, onSyncedFolder, syncNotImplemented } from "./folder-sync.js";
 import { missingParameter } from "@signage/runtime";
@@ -75,6 +75,8 @@ export function fileFolderService(deps: FileDeps): Partial<ServiceImpl<typeof Fi
       if (!req.folderId?.trim()) throw missingParameter("folderId");
       const folder = await requireFolder(knex, auth.scope, req.folderId.trim());
       const { content } = await listFolders(ctx, deps, { size: folder.path.length, select: FOLDER_SINGLE_SELECT } as ListQuery, { extend: (qb) => qb.whereRaw("f.id = any(?::uuid[])", [folder.path]) });
+      // A folder the caller's teams hide is as unknown here as everywhere else (its hidden ancestors are left out).
+      if (!content.some((f) => f.id === folder.id)) throw folderNotFound(folder.id);
       const order = new Map(folder.path.map((id, i) => [id, i]));
       return { fileFolders: content.sort((a, b) => order.get(a.id)! - order.get(b.id)!) };
     },
