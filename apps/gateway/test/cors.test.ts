@@ -39,6 +39,15 @@ describe("CORS", () => {
     expect(res.headers.get("vary")).toContain("Origin");
   });
 
+  it("lets a named origin revalidate and resume downloads: If-None-Match and If-Range allowed, ETag exposed", async () => {
+    const base = gatewayAllowing([UI]);
+    const res = await fetch(`${base}/storage/v1/blobs/x`, { method: "OPTIONS", headers: { origin: UI, "access-control-request-method": "GET", "access-control-request-headers": "range,if-range,if-none-match" } });
+    const allowed = res.headers.get("access-control-allow-headers")?.toLowerCase().split(/,\s*/) ?? [];
+    expect(allowed).toEqual(expect.arrayContaining(["range", "if-range", "if-none-match"]));
+    const ok = await fetch(`${base}/api/v2/user/me`, { headers: { origin: UI } });
+    expect(ok.headers.get("access-control-expose-headers")?.split(/,\s*/)).toEqual(expect.arrayContaining(["ETag", "Content-Range", "Accept-Ranges"]));
+  });
+
   it("marks answers and error bodies for a named origin, and nothing for another", async () => {
     const base = gatewayAllowing([UI]);
     const ok = await fetch(`${base}/api/v2/user/me`, { headers: { origin: UI } });

@@ -6,10 +6,10 @@ import type { Middleware } from "koa";
 
 const ALLOWED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE";
 // What clients of this API send: bearer token, JSON or multipart bodies, the sensitive-call
-// headers, byte ranges for downloads.
-const ALLOWED_HEADERS = "Authorization, Content-Type, X-Totp, G-Recaptcha-Response, Range, Traceparent, X-Request-Id";
-// What they need to read besides the CORS-safelisted response headers.
-const EXPOSED_HEADERS = "Content-Disposition, Content-Range, Accept-Ranges, Content-Length, Retry-After, WWW-Authenticate, X-Trace-Id";
+// headers, byte ranges and revalidation for downloads (a player resuming or revalidating cached media).
+const ALLOWED_HEADERS = "Authorization, Content-Type, X-Totp, G-Recaptcha-Response, Range, If-Range, If-None-Match, Traceparent, X-Request-Id";
+// What they need to read besides the CORS-safelisted response headers (ETag: to revalidate or resume).
+const EXPOSED_HEADERS = "Content-Disposition, Content-Range, Accept-Ranges, Content-Length, ETag, Retry-After, WWW-Authenticate, X-Trace-Id";
 const PREFLIGHT_MAX_AGE_S = "600";
 
 const ORIGIN = /^https?:\/\/[a-z0-9.-]+(:[0-9]{1,5})?$/;
