@@ -19,7 +19,7 @@ const { startEmbeddedPostgres } = await import("@signage/db");
 const { createInProcessBus, createJetStreamBus } = await import("@signage/events");
 const { clientTracingInterceptor, createInMemoryTransport, createLogger, installGracefulShutdown, loadConfig } = await import("@signage/platform");
 const { createLatePeers, loadProcessKeys, startModule } = await import("@signage/runtime");
-const { applyServerTimeouts, createGateway, parseCorsOrigins, serverTimeoutsEnvSchema, trustedProxiesFrom, upstreamsByPackage } = await import("@signage/gateway");
+const { answerClientErrors, applyServerTimeouts, createGateway, parseCorsOrigins, serverTimeoutsEnvSchema, trustedProxiesFrom, upstreamsByPackage } = await import("@signage/gateway");
 const { allFiles } = await import("@signage/contracts");
 const { allModules } = await import("./modules.js");
 const logger = createLogger({ name: "signage", level: (env.LOG_LEVEL as "info") || "info" });
@@ -47,6 +47,7 @@ const gateway = createGateway({ files: allFiles, upstreams: upstreamsByPackage(t
 const server = gateway.app.listen(port, host);
 // Set in the same turn as listen(): no connection is accepted before.
 applyServerTimeouts(server, serverTimeouts);
+answerClientErrors(server);
 await new Promise<void>((ok, fail) => server.once("listening", ok).once("error", fail));
 
 const url = `http://${host}:${(server.address() as { port: number }).port}`;

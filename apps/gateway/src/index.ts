@@ -1,6 +1,7 @@
 export { createGateway, type Gateway, type GatewayOptions } from "./gateway.js";
 export { parseCorsOrigins } from "./http/cors.js";
 export { applyServerTimeouts, serverTimeoutsEnvSchema } from "./server-timeouts.js";
+export { answerClientErrors } from "./http/client-errors.js";
 export { trustedProxiesFrom } from "./http/client-address.js";
 export { buildRouteTable, type RestRoute } from "./routes/route-table.js";
 export { generateOpenApi } from "./openapi/generate.js";

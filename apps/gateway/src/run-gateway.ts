@@ -9,6 +9,7 @@ import { createGateway } from "./gateway.js";
 import { parseCorsOrigins } from "./http/cors.js";
 import { trustedProxiesFrom } from "./http/client-address.js";
 import { applyServerTimeouts, serverTimeoutsEnvSchema } from "./server-timeouts.js";
+import { answerClientErrors } from "./http/client-errors.js";
 import { upstreamsByPackage } from "./upstreams.js";
 
 export interface RunningGateway {
@@ -50,6 +51,7 @@ export function runGateway(env: Record<string, string | undefined>, telemetry: T
   });
   // Set in the same turn as listen(): no connection is accepted before.
   applyServerTimeouts(server, timeouts);
+  answerClientErrors(server);
   const shutdown = installGracefulShutdown({
     logger,
     timeoutMs: 10_000,

@@ -9,7 +9,7 @@ import { generateSigningKeys } from "@signage/auth";
 import { allFiles } from "@signage/contracts";
 import { createTestDatabase } from "@signage/db";
 import { createInProcessBus, createJetStreamBus, type EventBus } from "@signage/events";
-import { createGateway, trustedProxiesFrom, upstreamsByPackage } from "@signage/gateway";
+import { answerClientErrors, createGateway, trustedProxiesFrom, upstreamsByPackage } from "@signage/gateway";
 import { createInMemoryTransport, createLogger } from "@signage/platform";
 import { createLatePeers, startModule, type RunningModule, type ServiceModule, type ServiceName } from "@signage/runtime";
 import type { Knex } from "knex";
@@ -61,6 +61,7 @@ export async function startPlatform(options: PlatformOptions): Promise<TestPlatf
     const upstreams = upstreamsByPackage({ ...Object.fromEntries(ALL_SERVICES.map((name) => [name, absent])), ...transports });
     const gateway = createGateway({ files: allFiles, upstreams, logger, trustedProxies: trustedProxiesFrom(env) });
     const server = gateway.app.listen(0, "127.0.0.1");
+    answerClientErrors(server);
     await new Promise<void>((ok, fail) => server.once("listening", ok).once("error", fail));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     return {
