@@ -122,6 +122,16 @@ describe("simple upload POST /api/file", { timeout: 30_000 }, () => {
     expect(extra.body.key).toBe("upload.error.previewNameMismatch");
   });
 
+  it("\"Upload file(s) | POST `/api/file` | multipart/form-data\": a body that is no form (JSON, raw bytes) is 415 naming multipart/form-data, and nothing is kept", async () => {
+    const before = (await fileRows(t.id)).length;
+    for (const [type, body] of [["application/json", JSON.stringify({ name: "a.png" })], ["image/png", png(2, 2)]] as const) {
+      const res = await env.platform.http.post("/api/file", { token: t.editor.token, body, headers: { "content-type": type } });
+      expect(res.status, `${type}: ${res.text}`).toBe(415);
+      expect(res.body).toMatchObject({ key: "media.error.unsupportedMediaType", details: { contentType: type, supported: ["multipart/form-data"] } });
+    }
+    expect((await fileRows(t.id)).length).toBe(before);
+  });
+
   it("\"contentType: MIME type, detected by the client; the server validates\": types outside the supported kinds get 415", async () => {
     for (const [type, name] of [["text/plain", "a.txt"], ["application/zip", "a.zip"], ["application/octet-stream", "a.exe"]]) {
       const res = await post(t.editor.token, multipart([{ name: "files[]", filename: name, type, data: "xx" }]));

@@ -25,7 +25,7 @@ import { ownWrittenBlobs, writeDigested, type BlobTarget } from "./blob-write.js
 import { clientDimension, imageSize } from "./image-size.js";
 import { assertBytesMatchType } from "./content-signature.js";
 import { assertFitsAtCommit, remainingBytes, storageQuota } from "./quota.js";
-import { notAnImage, validateContentType } from "./supported-types.js";
+import { notAnImage, notMultipart, validateContentType } from "./supported-types.js";
 import { badUpload, emptyBody } from "./upload-errors.js";
 import { callerName } from "./upload-creator.js";
 import { requireUploadTeams } from "./upload-teams.js";
@@ -89,6 +89,8 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
     for (let part = await stream.nextPart(); part; part = await stream.nextPart()) {
       const { head, body } = part;
       if (head.value !== undefined) continue; // plain form fields carry nothing for this operation
+      // A body that is no form (the gateway hands it over as one part without a field name).
+      if (head.field === "") throw notMultipart(head.contentType);
       if (FILE_FIELDS.has(head.field)) {
         const contentType = validateContentType(head.contentType, head.filename);
         const id = newId();

@@ -93,6 +93,11 @@ export function unsupportedMediaType(contentType: string, filename?: string) {
   return refusedType(contentType, filename, "supported kinds: images, videos, audio, fonts, PDF, JSON", supportedContentTypes());
 }
 
+/** A simple upload whose body is not a form: "multipart/form-data; parts files[] ... previews[]". */
+export function notMultipart(contentType: string) {
+  return refusedType(contentType, undefined, "the upload is a multipart/form-data body with files[] (and previews[]) parts", ["multipart/form-data"]);
+}
+
 /** A thumbnail or preview that is not an image ("the client must supply a thumbnail": a picture of the file). */
 export function notAnImage(contentType: string, filename?: string) {
   const images = supportedContentTypes().filter((type) => type.startsWith("image/"));
