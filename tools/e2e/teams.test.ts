@@ -146,7 +146,8 @@ describe("team visibility", () => {
     const put = await http().put("/api/customer/settings/teams", { token: owner.token, body: { accessResourcesWithoutTeam: false } });
     expect(put.status, put.text).toBe(200);
     const names = await eventually(() => folderNames(restricted.token), (n) => !n.includes("none"), "without-team hidden");
-    expect(names).toEqual(["A", "A-readonly"]);
+    // The root itself stays shown ("To create something in the root, first read the root id"); its team-less contents do not.
+    expect(names).toEqual(["(root)", "A", "A-readonly"]);
     expect(await folderNames(owner.token)).toHaveLength(5);
     await http().put("/api/customer/settings/teams", { token: owner.token, body: { accessResourcesWithoutTeam: true } });
     await eventually(() => folderNames(restricted.token), (n) => n.includes("none"), "without-team visible again");
