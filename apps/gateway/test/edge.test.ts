@@ -9,6 +9,7 @@ import { CustomerService } from "@signage/contracts/signage/core/v1/customer_pb"
 import { AuthService } from "@signage/contracts/signage/core/v1/auth_pb";
 import { FileFolderService } from "@signage/contracts/signage/media/v1/file_folder_pb";
 import { createGateway, upstreamsByPackage } from "../src/index.js";
+import { bearerFetch as fetch } from "./support/bearer-fetch.js";
 
 const silent = { info() {}, warn() {}, error() {}, debug() {} };
 const servers: { close(cb: () => void): void }[] = [];
@@ -144,7 +145,8 @@ describe("REST edge", () => {
       router.service(CustomerService, { listCustomers: unauthenticated });
       router.service(AuthService, { issueToken: unauthenticated });
     });
-    const challenge = async (path: string, init: RequestInit = {}) => (await fetch(`${base}${path}`, init)).headers.get("www-authenticate");
+    // Sent as given (no stand-in token): the first request has no credentials at all.
+    const challenge = async (path: string, init: RequestInit = {}) => (await globalThis.fetch(`${base}${path}`, init)).headers.get("www-authenticate");
     expect(await challenge("/api/customer")).toBe('Bearer realm="signage"');
     expect(await challenge("/api/customer", { headers: { authorization: "Bearer expired" } })).toBe('Bearer realm="signage", error="invalid_token"');
     const basic = `Basic ${Buffer.from("client:wrong").toString("base64")}`;

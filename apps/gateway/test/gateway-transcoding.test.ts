@@ -9,6 +9,7 @@ import { CustomerService, LicenseTier } from "@signage/contracts/signage/core/v1
 import { ErrorDetailSchema } from "@signage/contracts/signage/common/v1/error_pb";
 import { Role } from "@signage/contracts/signage/common/v1/role_pb";
 import { createGateway, upstreamsByPackage } from "../src/index.js";
+import { bearerFetch as fetch } from "./support/bearer-fetch.js";
 
 const silent = { info() {}, warn() {}, error() {} };
 

@@ -6,6 +6,7 @@ import { allFiles } from "@signage/contracts";
 import { TeamService, ListResourceTeamAssignmentsRequestSchema, ListTeamResourceAssignmentsRequestSchema } from "@signage/contracts/signage/core/v1/team_pb";
 import { createGateway, upstreamsByPackage } from "../src/index.js";
 import { parsePathTemplate } from "../src/routes/path-template.js";
+import { bearerFetch as fetch } from "./support/bearer-fetch.js";
 
 const silent = { info() {}, warn() {}, error() {} };
 

@@ -15,6 +15,7 @@ import { BlobAccessService } from "@signage/contracts/signage/media/v1/upload_pb
 import { createLogger, createService, createServiceTransport } from "@signage/platform";
 import { rangedHead } from "./support/ranged-blob.js";
 import { listenGateway } from "./support/listen-gateway.js";
+import { TEST_BEARER } from "./support/bearer-fetch.js";
 
 const loggedErrors: unknown[] = [];
 const silent = { info() {}, warn() {}, error: (...args: unknown[]) => void loggedErrors.push(args) };
@@ -122,7 +123,7 @@ function putThenNextRequest(base: string, path: string, contentType: string, hea
     });
     socket.on("error", finish);
     socket.on("close", finish);
-    socket.write(`${method} ${path} HTTP/1.1\r\nHost: t\r\nContent-Type: ${contentType}\r\nContent-Length: ${head.length + total}\r\n\r\n`);
+    socket.write(`${method} ${path} HTTP/1.1\r\nHost: t\r\nAuthorization: ${TEST_BEARER}\r\nContent-Type: ${contentType}\r\nContent-Length: ${head.length + total}\r\n\r\n`);
     socket.write(head);
     const piece = Buffer.alloc(64 * 1024, 1);
     let sent = 0;

@@ -14,7 +14,9 @@ import { unbuiltOperationEntry } from "./unbuilt-operations.js";
 import { isRequired } from "@signage/platform";
 import { DEFAULT_MAX_PAGE_SIZE } from "@signage/query";
 import { HEADER_FIELDS } from "../streaming/download-route.js";
-import { errorResponse, errorResponses } from "./error-responses.js";
+import { errorResponse, errorResponses, type BodyKind } from "./error-responses.js";
+import { streamingShape } from "../streaming/streamed-body.js";
+import { isHttpBodyShaped } from "../transcode/http-body.js";
 import { DEFAULT_SECURITY, SECURITY_SCHEMES, SENSITIVE_HEADERS } from "./security.js";
 import { httpBodyOpenApi } from "./http-body-media.js";
 import { applicableListFields } from "./list-parameters.js";
@@ -120,6 +122,16 @@ function edgePaths(): Record<string, Record<string, unknown>> {
   };
 }
 
+/** How the route's body reaches its service (rpc-routes.ts readBody, or streamed: streaming/upload-route.ts). */
+function bodyKind(route: RestRoute): BodyKind | undefined {
+  if (streamingShape(route.method) === "upload") return "streamed-upload";
+  if (!route.body) return undefined;
+  return route.body === "*" && isHttpBodyShaped(route.method.input) ? "buffered-upload" : "json";
+}
+
+/** Request fields naming an existing folder or file: the parent to put something in, the file to replace. */
+const NAMES_RESOURCE = /^(parent_id|file_id_to_replace)$/;
+
 function operation(route: RestRoute, schemas: SchemaRegistry, documentedSummary: string | undefined): Record<string, unknown> {
   const input = route.method.input;
   const bound = new Set(route.template.variables.map((v) => v.field));
@@ -142,7 +154,16 @@ function operation(route: RestRoute, schemas: SchemaRegistry, documentedSummary:
   ];
   const role = Role[route.minRole] ?? "UNSPECIFIED";
   const response = responseSchema(route, schemas);
-  const errors = errorResponses({ minRole: route.minRole, customerSelector: route.customerSelector, hasPathId: route.template.variables.length > 0, takesInput: parameters.length > 0 || requestBody !== undefined, hasBody: requestBody !== undefined });
+  const errors = errorResponses({
+    minRole: route.minRole,
+    customerSelector: route.customerSelector,
+    hasPathId: route.template.variables.length > 0,
+    takesInput: parameters.length > 0 || requestBody !== undefined,
+    body: bodyKind(route),
+    namesResource: input.fields.some((f) => NAMES_RESOURCE.test(f.name)),
+    servesRanges: streamingShape(route.method) === "download" && input.fields.some((f) => f.name === "range" && f.fieldKind === "scalar"),
+    rpc: `${route.service.typeName}/${route.method.name}`,
+  });
   // Declared in the contract but answering 501 until built: no success response to rely on.
   const notBuilt = getOption(route.method, not_built);
   const success = notBuilt

@@ -6,10 +6,41 @@ import { isRequired } from "@signage/platform";
 
 export type Schema = Record<string, unknown>;
 
+/** A 64-bit integer as the gateway takes it: a JSON number, or its decimal digits (past 2^53 a number loses digits). */
+const INT64_OR_DIGITS: Schema = { type: ["integer", "string"], format: "int64", pattern: "^-?[0-9]+$" };
+
+/** Well-known types as their protobuf JSON (rest-json.ts keeps it for them). */
 const WKT: Record<string, Schema> = {
   "google.protobuf.Struct": { type: "object", additionalProperties: true },
+  // Any JSON value: the empty schema. Fields that take less say so in VALUE_FIELDS.
   "google.protobuf.Value": {},
   "google.protobuf.ListValue": { type: "array", items: {} },
+  "google.protobuf.DoubleValue": { type: "number" },
+  "google.protobuf.FloatValue": { type: "number" },
+  "google.protobuf.Int64Value": INT64_OR_DIGITS,
+  "google.protobuf.UInt64Value": { ...INT64_OR_DIGITS, pattern: "^[0-9]+$", minimum: 0 },
+  "google.protobuf.Int32Value": { type: "integer", format: "int32" },
+  "google.protobuf.UInt32Value": { type: "integer", format: "int32", minimum: 0 },
+  "google.protobuf.BoolValue": { type: "boolean" },
+  "google.protobuf.StringValue": { type: "string" },
+  "google.protobuf.BytesValue": { type: "string", contentEncoding: "base64" },
+};
+
+/**
+ * `google.protobuf.Value` / `ListValue` fields that take less than any JSON: the type is there
+ * only so that JSON null (or []) differs from an absent field, and the field's proto comment (and
+ * the service reading it) narrows the rest. Keyed by the field's full name.
+ */
+const VALUE_FIELDS: Record<string, Schema> = {
+  // file.proto FileUpdate: "validFrom and validTo are Values so that JSON null (clears the bound)
+  // differs from absent; an integer (Unix ms) sets the bound" (media file-update.ts also takes its digits).
+  "signage.media.v1.FileUpdate.valid_from": { ...nullable(INT64_OR_DIGITS), description: "Unix ms; null clears the bound." },
+  "signage.media.v1.FileUpdate.valid_to": { ...nullable(INT64_OR_DIGITS), description: "Unix ms; null clears the bound." },
+  // "tags is a ListValue so that [] (clears the tags) differs from absent; elements must be tag strings."
+  "signage.media.v1.FileUpdate.tags": { type: "array", items: { type: "string" }, description: "Replaces the tags; [] clears them." },
+  // customer.proto CustomerFields: "storageSize | long | bytes, null = unlimited": JSON null (back to
+  // unlimited) differs from absent; a non-negative integer (core customer-rules.ts: or its digits) is the quota.
+  "signage.core.v1.CustomerFields.storage_size": { ...nullable({ ...INT64_OR_DIGITS, pattern: "^[0-9]+$", minimum: 0 }), description: "Bytes; null is unlimited." },
 };
 
 /**
@@ -39,6 +70,7 @@ export function nullable(schema: Schema): Schema {
   if (typeof schema.type === "string") {
     return { ...schema, type: [schema.type, "null"], ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}) };
   }
+  if (Array.isArray(schema.type) && schema.enum === undefined) return { ...schema, type: [...schema.type, "null"] };
   return { anyOf: [schema, { type: "null" }] };
 }
 
@@ -74,7 +106,7 @@ export class SchemaRegistry {
 
   /** A `(null_when_unset)` field renders null when unset (transcode/response-renderer.ts): typed nullable. */
   fieldSchema(field: DescField): Schema {
-    const schema = this.valueSchema(field);
+    const schema = VALUE_FIELDS[`${field.parent.typeName}.${field.name}`] ?? this.valueSchema(field);
     return hasOption(field, null_when_unset) ? nullable(schema) : schema;
   }
 

@@ -14,6 +14,8 @@ import { setStoredContentHeaders } from "../http/stored-content-headers.js";
 import { forwardHeaders } from "../http/forward-headers.js";
 import { DEFAULT_STREAMING_OPTIONS, mountStreamingRoute, type StreamingOptions } from "../streaming/index.js";
 import { responseAbortSignal } from "../http/response-abort-signal.js";
+import { Role } from "@signage/contracts/signage/common/v1/role_pb";
+import { mountGuarded, refuseWithoutBearer } from "./bearer-refusal.js";
 
 export interface RpcRouteOptions {
   maxJsonBodyBytes: number;
@@ -35,34 +37,39 @@ async function readBody(ctx: Context, route: RestRoute, options: RpcRouteOptions
 
 export function mountRpcRoutes(router: Router, routes: RestRoute[], upstreams: Upstreams, options: RpcRouteOptions): void {
   for (const route of routes) {
-    const transport = upstreams.transportFor(route.service);
-    if (route.method.methodKind !== "unary") {
-      mountStreamingRoute(router, route, transport, options.streaming ?? DEFAULT_STREAMING_OPTIONS);
-      continue;
-    }
-    const verb = route.verb.toLowerCase() as "get" | "post" | "put" | "delete" | "patch";
-    router[verb](route.template.routerPath, async (ctx) => {
-      const body = route.body ? await readBody(ctx, route, options) : undefined;
-      const request = buildRequest(route, { params: ctx.params, query: ctx.query as QueryValues, body });
-      const response = await transport.unary(
-        route.method as never,
-        responseAbortSignal(ctx),
-        options.callTimeoutMs,
-        forwardHeaders(ctx),
-        request as never,
-      );
-      if (!route.responseBody && isHttpBodyShaped(route.method.output)) {
-        const raw = response.message as unknown as { data: Uint8Array; contentType: string };
-        setStoredContentHeaders(ctx, raw.contentType);
-        ctx.type = raw.contentType || "application/octet-stream";
-        ctx.body = Buffer.from(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength);
-        return;
-      }
-      const rendered = renderResponse(route, response.message as Record<string, unknown>);
-      // A caller's own data (secrets among it: a new 2FA secret, an API client's): never stored by a cache.
-      ctx.set("Cache-Control", "no-store");
-      if (rendered === undefined) ctx.status = 204;
-      else ctx.body = rendered;
-    });
+    // A route needing a token refuses a request without one before its handler reads the body or query.
+    mountGuarded(router, route.minRole > Role.PUBLIC ? refuseWithoutBearer(route.method) : undefined, () => mountRoute(router, route, upstreams, options));
   }
+}
+
+function mountRoute(router: Router, route: RestRoute, upstreams: Upstreams, options: RpcRouteOptions): void {
+  const transport = upstreams.transportFor(route.service);
+  if (route.method.methodKind !== "unary") {
+    mountStreamingRoute(router, route, transport, options.streaming ?? DEFAULT_STREAMING_OPTIONS);
+    return;
+  }
+  const verb = route.verb.toLowerCase() as "get" | "post" | "put" | "delete" | "patch";
+  router[verb](route.template.routerPath, async (ctx) => {
+    const body = route.body ? await readBody(ctx, route, options) : undefined;
+    const request = buildRequest(route, { params: ctx.params, query: ctx.query as QueryValues, body });
+    const response = await transport.unary(
+      route.method as never,
+      responseAbortSignal(ctx),
+      options.callTimeoutMs,
+      forwardHeaders(ctx),
+      request as never,
+    );
+    if (!route.responseBody && isHttpBodyShaped(route.method.output)) {
+      const raw = response.message as unknown as { data: Uint8Array; contentType: string };
+      setStoredContentHeaders(ctx, raw.contentType);
+      ctx.type = raw.contentType || "application/octet-stream";
+      ctx.body = Buffer.from(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength);
+      return;
+    }
+    const rendered = renderResponse(route, response.message as Record<string, unknown>);
+    // A caller's own data (secrets among it: a new 2FA secret, an API client's): never stored by a cache.
+    ctx.set("Cache-Control", "no-store");
+    if (rendered === undefined) ctx.status = 204;
+    else ctx.body = rendered;
+  });
 }

@@ -8,6 +8,7 @@ import { HttpError } from "../http/error-body.js";
 import { DOCUMENTED_OPERATIONS, type DocumentedOperation } from "./documented-operations.js";
 import { routeKey } from "./route-key.js";
 import type { RestRoute } from "./route-table.js";
+import { aTokenGuardedMethod, mountGuarded, refuseWithoutBearer } from "./bearer-refusal.js";
 
 /** The documented operations without a route in `routes`. */
 export function unbuiltOperations(routes: readonly RestRoute[], documented: readonly DocumentedOperation[] = DOCUMENTED_OPERATIONS): DocumentedOperation[] {
@@ -38,7 +39,12 @@ function answer501(op: DocumentedOperation) {
 export function mountUnbuiltRoutes(router: Router, operations: readonly DocumentedOperation[], mountServed: () => void): void {
   const literal = operations.filter((op) => !op.path.includes("{"));
   const parameterised = operations.filter((op) => op.path.includes("{"));
-  const mount = (op: DocumentedOperation) => router[op.method.toLowerCase() as "get" | "post" | "put" | "delete" | "patch"](routerPathOf(op.path), answer501(op));
+  // Once built it needs a token unless the documents make it public ("Every operation above uses
+  // bearer authorization"): a request without one is refused 401 as it will be then, before the 501.
+  const mount = (op: DocumentedOperation) =>
+    mountGuarded(router, op.minRole === "PUBLIC" ? undefined : refuseWithoutBearer(aTokenGuardedMethod()), () =>
+      router[op.method.toLowerCase() as "get" | "post" | "put" | "delete" | "patch"](routerPathOf(op.path), answer501(op)),
+    );
   literal.forEach(mount);
   mountServed();
   parameterised.forEach(mount);
