@@ -112,6 +112,22 @@ describe("'Bulk operations act on the files matched by search': a filtered folde
   });
 });
 
+describe("'Bulk operations act on the files matched by search': the files are named by search", () => {
+  it("a bulk write without the search parameter (a misspelt name: serach=) is 400 file.error.searchRequired and changes nothing; search= with no value is every file of the customer", async () => {
+    const u = await lib.tenant();
+    const [one, two] = [await lib.file(u, { tags: ["keep"] }), await lib.file(u, { tags: ["keep"] })];
+    for (const [path, body, token] of [["/api/v2/file/tags/set", ["gone"], u.editor.token], ["/api/v2/file/tags/add", ["x"], u.editor.token], ["/api/v2/file/tags/remove", ["keep"], u.editor.token], ["/api/v2/file/validity/set", undefined, u.approver.token]] as const) {
+      const res = await lib.http.post(path, { token, query: { serach: `id=${one.id}`, ...(body ? {} : { validFrom: 5 }) }, ...(body ? { body } : {}) });
+      expect([res.status, res.body.key, res.body.details], `${path}: ${res.text}`).toEqual([400, "file.error.searchRequired", { parameter: "search" }]);
+    }
+    expect((await row(one.id)).tags).toEqual(["keep"]);
+    expect((await row(two.id)).valid_from).toBeNull();
+    const all = await lib.http.post("/api/v2/file/tags/set", { token: u.editor.token, query: { search: "" }, body: ["all"] });
+    expect(all.status, all.text).toBe(204);
+    expect([(await row(one.id)).tags, (await row(two.id)).tags]).toEqual([["all"], ["all"]]);
+  });
+});
+
 describe("POST /api/v2/file/validity/set: 'query search, validFrom, validTo (int64)'", () => {
   it("neither validFrom nor validTo is refused (400 file.error.validityRequired, common error body) and changes nothing; one bound alone still applies", async () => {
     const f = await lib.file(t, { name: "vr-1.png", validFrom: 100, validTo: 200 });

@@ -38,6 +38,12 @@ const FILE_COLUMNS = { column: (column: string) => `file.${column}` };
  * Runs before the transaction: the quick filter is compiled by core over RPC.
  */
 async function bulkTarget(deps: BulkDeps, ctx: HandlerContext, search: string | undefined): Promise<BulkTarget> {
+  // "Bulk operations act on the files matched by search": a write to every file of the customer
+  // must say so (search=, blank). A request without the parameter (a misspelt name the edge
+  // ignores, `serach=...`) would otherwise rewrite them all.
+  if (search === undefined) {
+    throw serviceError(Code.InvalidArgument, "file.error.searchRequired", "Name the files with search (search= with no value for every file of the customer)", { parameter: "search" });
+  }
   const auth = requireAuth(ctx);
   const customerId = batchTenant(auth);
   const [filtered, teams] = await Promise.all([
