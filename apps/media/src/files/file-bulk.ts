@@ -38,12 +38,6 @@ const FILE_COLUMNS = { column: (column: string) => `file.${column}` };
  * Runs before the transaction: the quick filter is compiled by core over RPC.
  */
 async function bulkTarget(deps: BulkDeps, ctx: HandlerContext, search: string | undefined): Promise<BulkTarget> {
-  // "Bulk operations act on the files matched by search": a write to every file of the customer
-  // must say so (search=, blank). A request without the parameter (a misspelt name the edge
-  // ignores, `serach=...`) would otherwise rewrite them all.
-  if (search === undefined) {
-    throw serviceError(Code.InvalidArgument, "file.error.searchRequired", "Name the files with search (search= with no value for every file of the customer)", { parameter: "search" });
-  }
   const auth = requireAuth(ctx);
   const customerId = batchTenant(auth);
   const [filtered, teams] = await Promise.all([
@@ -92,8 +86,20 @@ const TAG_SQL: Record<TagOperation, string> = {
   set: "?::text[]",
 };
 
+/**
+ * "Bulk operations act on the files matched by search": a write to every file of the customer
+ * must say so (search=, blank). A request without the parameter (a misspelt name the edge
+ * ignores, `serach=...`) would otherwise rewrite them all. Checked first: it is the call's subject.
+ */
+function requireSearch(search: string | undefined): void {
+  if (search === undefined) {
+    throw serviceError(Code.InvalidArgument, "file.error.searchRequired", "Name the files with search (search= with no value for every file of the customer)", { parameter: "search" });
+  }
+}
+
 /** Returns the number of files changed. */
 export async function bulkTags(deps: BulkDeps, ctx: HandlerContext, operation: TagOperation, search: string | undefined, tags: readonly string[]): Promise<number> {
+  requireSearch(search);
   // Removing is not format-checked: it must be able to clear tags written before the rule was enforced.
   const cleaned = operation === "remove" ? [...new Set(tags)] : checkTags(tags);
   if (operation !== "set" && cleaned.length === 0) {
@@ -113,6 +119,7 @@ export async function bulkTags(deps: BulkDeps, ctx: HandlerContext, operation: T
  * PUT /api/file/{id}), so it must not end up before the new one. Returns the number changed.
  */
 export async function bulkValidity(deps: BulkDeps, ctx: HandlerContext, search: string | undefined, validFrom: number | undefined, validTo: number | undefined): Promise<number> {
+  requireSearch(search);
   // Neither bound: a call that could change nothing is a client mistake, not a silent 204.
   if (validFrom === undefined && validTo === undefined) {
     throw serviceError(Code.InvalidArgument, "file.error.validityRequired", "At least one of validFrom and validTo is required", { parameters: ["validFrom", "validTo"] });
