@@ -6,10 +6,10 @@
 // removeBatch and moveBatchToFolder do.
 import { Code, type HandlerContext } from "@connectrpc/connect";
 import type { Knex } from "knex";
-import { applyScope, FULL_TEAM_ACCESS, requireAuth, serviceError, teamReadOnlyHook, teamVisibilityHook, tenantScope, visibleThroughTeamIds, type AuthContext, type TeamAccess } from "@signage/auth";
+import { applyScope, FULL_TEAM_ACCESS, requireAuth, serviceError, teamReadOnlyHook, teamVisibilityHook, tenantScope, type AuthContext, type TeamAccess } from "@signage/auth";
 import { applyCompiledFilter, applyFilter, compileFilter, parseFilter } from "@signage/query";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
-import { resolveFilteredFolderSearch } from "../folders/filtered-folder-search.js";
+import { ownFilterFolderId, resolveFilteredFolderSearch } from "../folders/filtered-folder-search.js";
 import { fileResource, teamRestrictedFileResource } from "./file-resource.js";
 import { checkValidity } from "./file-repository.js";
 import { checkTags } from "./file-tags.js";
@@ -49,9 +49,7 @@ async function bulkTarget(deps: BulkDeps, ctx: HandlerContext, search: string | 
   const quickFilterId = filtered.query?.quickFilterId;
   if (quickFilterId) {
     if (!deps.quickFilters) throw serviceError(Code.InvalidArgument, "quickFilter.error.notFound", `Unknown quickFilterId '${quickFilterId}'`, { quickFilterId });
-    const folder = filtered.folder;
-    const visible = folder !== undefined && visibleThroughTeamIds(access, folder.teamIds);
-    target.quickFilter = await deps.quickFilters.resolve(ctx, quickFilterId, { filteredFolderId: visible ? folder.id : undefined });
+    target.quickFilter = await deps.quickFilters.resolve(ctx, quickFilterId, { filteredFolderId: ownFilterFolderId(filtered, teams) });
   }
   return target;
 }

@@ -2,7 +2,7 @@
 // then the per-caller fields (readOnly, download URLs).
 import type { HandlerContext } from "@connectrpc/connect";
 import type { Knex } from "knex";
-import { requireAuth, visibleThroughTeamIds, type AuthContext } from "@signage/auth";
+import { requireAuth, type AuthContext } from "@signage/auth";
 import { listRpc, type ListRpcOptions } from "@signage/runtime";
 import type { DescMessage } from "@bufbuild/protobuf";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
@@ -10,7 +10,7 @@ import { FileSchema, type File } from "@signage/contracts/signage/media/v1/file_
 import { FILE_SINGLE_SELECT, fileResource, locationSource, teamRestrictedFileResource } from "./file-resource.js";
 import { selectsField } from "./select-defaults.js";
 import { callerCannotWrite } from "./caller.js";
-import { resolveFilteredFolderSearch } from "../folders/filtered-folder-search.js";
+import { ownFilterFolderId, resolveFilteredFolderSearch } from "../folders/filtered-folder-search.js";
 import { fileNotFound } from "./file-repository.js";
 import { completeDuplicates } from "./duplicates.js";
 import type { FileDeps } from "./file-deps.js";
@@ -29,11 +29,7 @@ export async function listFiles(ctx: HandlerContext, deps: FileDeps, query: List
   const resolved = filtered.query;
   const select = resolved?.select;
   const q = { ...resolved, includeReadOnlyInfo: resolved?.includeReadOnlyInfo || (select !== undefined && selectsField(select, "readOnly")) } as ListQuery;
-  // A filtered folder the caller's teams show applies its own filter, whether or not they show the
-  // filter itself; a hidden folder's filter is checked like one the caller named.
-  const folder = filtered.folder;
-  const visible = folder !== undefined && (!teams || visibleThroughTeamIds(teams, folder.teamIds));
-  const quickFilterOfFolder = visible ? folder.id : undefined;
+  const quickFilterOfFolder = ownFilterFolderId(filtered, teams);
   const restricted = teams !== undefined && teams.kind !== "full";
   const resource = restricted ? teamRestrictedFileResource : fileResource;
   const result = await listRpc(ctx, { knex: deps.knex, resource, message: FileSchema, query: q, scope: auth.scope, extend, teams, quickFilters: deps.quickFilters, quickFilterOfFolder, names });

@@ -5,7 +5,7 @@
 // a condition.
 import { Code } from "@connectrpc/connect";
 import type { Knex } from "knex";
-import { serviceError, type Scope } from "@signage/auth";
+import { serviceError, visibleThroughTeamIds, type Scope, type TeamAccess } from "@signage/auth";
 import { andFilters, parseFilter, printFilter, type FilterNode } from "@signage/query";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import { customerIdOf, findFolder } from "./folder-repository.js";
@@ -49,4 +49,15 @@ export async function resolveFilteredFolderSearch(knex: Knex, storedFolders: Sto
     query: { ...query, search: rest ? printFilter(rest) : undefined, quickFilterId: folder.quick_filter_id ?? undefined } as ListQuery,
     folder: { id: folder.id, teamIds: (folder as { team_ids?: string[] }).team_ids ?? [] },
   };
+}
+
+/**
+ * The filtered folder whose own filter the quick filter is, when the caller's teams show that
+ * folder (its filter then applies whether or not they show the filter itself); undefined when
+ * they hide it, so its filter is checked like one the caller named. `teams` undefined: no team
+ * restriction. One rule for the file list and the bulk operations.
+ */
+export function ownFilterFolderId(filtered: FilteredFolderSearch, teams: TeamAccess | undefined): string | undefined {
+  const folder = filtered.folder;
+  return folder !== undefined && (!teams || visibleThroughTeamIds(teams, folder.teamIds)) ? folder.id : undefined;
 }
