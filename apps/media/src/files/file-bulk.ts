@@ -7,6 +7,7 @@
 import { Code, type HandlerContext } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import { applyScope, FULL_TEAM_ACCESS, requireAuth, serviceError, teamReadOnlyHook, teamVisibilityHook, tenantScope, type AuthContext, type TeamAccess } from "@signage/auth";
+import { missingParameter } from "@signage/runtime";
 import { applyCompiledFilter, applyFilter, compileFilter, parseFilter } from "@signage/query";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import { ownFilterFolderId, resolveFilteredFolderSearch } from "../folders/filtered-folder-search.js";
@@ -90,9 +91,7 @@ const TAG_SQL: Record<TagOperation, string> = {
  * ignores, `serach=...`) would otherwise rewrite them all. Checked first: it is the call's subject.
  */
 function requireSearch(search: string | undefined): void {
-  if (search === undefined) {
-    throw serviceError(Code.InvalidArgument, "file.error.searchRequired", "Name the files with search (search= with no value for every file of the customer)", { parameter: "search" });
-  }
+  if (search === undefined) throw missingParameter("search", "Query parameter 'search' is required: it names the files (search= with no value: every file of the customer)");
 }
 
 /** Returns the number of files changed. */
