@@ -3,18 +3,22 @@
 // other failure gets, not Node's bare status line: a client with a long `search` sees what to fix.
 import { maxHeaderSize, type Server } from "node:http";
 import type { Duplex } from "node:stream";
-import { body } from "./error-body.js";
+import { errorBodyFor, HttpError } from "./error-body.js";
 
 type ParserError = Error & { code?: string };
 
 function answerFor(err: ParserError) {
+  return errorBodyFor(refusalOf(err)).body;
+}
+
+function refusalOf(err: ParserError): HttpError {
   switch (err.code) {
     case "HPE_HEADER_OVERFLOW":
-      return body(431, "request.error.headersTooLarge", `The request line and headers exceed ${maxHeaderSize} bytes; send long filters (search) in fewer or shorter terms`, { maxBytes: maxHeaderSize });
+      return new HttpError(431, "request.error.headersTooLarge", `The request line and headers exceed ${maxHeaderSize} bytes; send long filters (search) in fewer or shorter terms`, { maxBytes: maxHeaderSize });
     case "ERR_HTTP_REQUEST_TIMEOUT":
-      return body(408, "request.error.timeout", "The request did not arrive in time");
+      return new HttpError(408, "request.error.timeout", "The request did not arrive in time");
     default:
-      return body(400, "request.error.malformed", "The request is not valid HTTP/1.1");
+      return new HttpError(400, "request.error.malformed", "The request is not valid HTTP/1.1");
   }
 }
 

@@ -21,7 +21,7 @@ export class HttpError extends Error {
   }
 }
 
-export function body(status: number, key: string, message: string, details: Record<string, unknown> = {}): ErrorBody {
+function body(status: number, key: string, message: string, details: Record<string, unknown> = {}): ErrorBody {
   return { status, error: STATUS_CODES[status] ?? "Error", message, key, details };
 }
 
