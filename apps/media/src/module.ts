@@ -43,6 +43,7 @@ export const mediaModule: ServiceModule = {
         router.service(CustomAppService, customAppService({ knex: ctx.knex, store: storage.store, newId: ctx.newId, limits: zipLimitsFromEnv(ctx.env), peers: ctx.peers, logger: ctx.logger }));
       },
       directory: createReplicaTenantDirectory(ctx.knex),
+      currentUser: teams.currentUser,
       async start() {
         subscription = await subscribeTenantReplica(ctx.bus, ctx.knex, "media", ctx.tenantAccess, {
           onCreated: (trx, customer) => ensureRootFolder(trx, customer.id, ctx.newId),

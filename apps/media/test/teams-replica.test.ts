@@ -56,7 +56,8 @@ describe("media team replica", () => {
     expect(await media("team_settings").where({ customer_id: customerId }).first()).toMatchObject({ access_resources_without_team: false, file_creation_in_root_for_team_users: false });
 
     await platform.bus.publish({ type: TeamEvent.userAccessChanged, customerId, data: { userId, customerId, restricted: true, deleted: true } });
-    await eventually(async () => !(await media("team_user").where({ user_id: userId }).first()), "deleted user gone");
+    // A tombstone: the deleted user's tokens stay refused on media (replica-current-user.ts).
+    await eventually(async () => (await media("team_user").where({ user_id: userId }).first())?.deleted === true, "deleted user marked");
     expect(await media("team_membership").where({ user_id: userId })).toEqual([]);
   }, 30_000);
 

@@ -22,6 +22,12 @@ export interface Caller {
    */
   twoFactorSetupRequired?: boolean;
   kind: CallerKind;
+  /**
+   * `iat`, in seconds: when the token was issued. Services that replicate the users
+   * (replica current-user checks) tell a token older than a role change from a replica
+   * that has not seen a newer one yet.
+   */
+  issuedAt?: number;
   /** The raw bearer token, for forwarding on internal calls. */
   token: string;
 }

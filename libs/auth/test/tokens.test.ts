@@ -24,9 +24,13 @@ async function reason(token: string) {
 
 describe("access tokens", () => {
   it("round-trip every claim into a Caller", async () => {
+    const before = Math.floor(Date.now() / 1000);
     const { token, expiresIn } = await createTokenIssuer({ signingKeys: keys }).issueAccessToken(subject);
     expect(expiresIn).toBe(900);
-    expect(await verifier.verify(token)).toEqual({
+    const caller = await verifier.verify(token);
+    expect(caller.issuedAt).toBeGreaterThanOrEqual(before);
+    expect(caller.issuedAt).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000));
+    expect(caller).toEqual({
       subject: "owner@example.com",
       userId: "7",
       customerId: 10,
@@ -35,6 +39,7 @@ describe("access tokens", () => {
       twoFactor: true,
       twoFactorSetupRequired: true,
       kind: "user",
+      issuedAt: caller.issuedAt,
       token,
     });
   });

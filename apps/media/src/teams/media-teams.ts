@@ -9,8 +9,8 @@ import type { Knex } from "knex";
 import type { EventBus, Subscription } from "@signage/events";
 import { MediaTeamService } from "@signage/contracts/signage/media/v1/media_teams_pb";
 import { TeamAssignmentService } from "@signage/contracts/signage/teams/v1/team_assignments_pb";
-import { createAccessFactsCache, type TeamFacts } from "@signage/auth";
-import { cachedTeamFacts, createTeamAccessResolver, replicaTeamDirectory, replicaTeamFacts, subscribeTeamReplica, teamAssignmentService, teamResourceTables, updateResourceTeams, type OutboxPort, type Peers, type TeamAssignmentDeps, type TeamResourceTable, requireParameter } from "@signage/runtime";
+import { createAccessFactsCache, type CurrentUserCheck, type TeamFacts } from "@signage/auth";
+import { cachedReplicaUsers, cachedTeamFacts, createTeamAccessResolver, replicaCurrentUserCheck, replicaUsers, type ReplicatedUser, replicaTeamDirectory, replicaTeamFacts, subscribeTeamReplica, teamAssignmentService, teamResourceTables, updateResourceTeams, type OutboxPort, type Peers, type TeamAssignmentDeps, type TeamResourceTable, requireParameter } from "@signage/runtime";
 import { announceFileTags } from "../files/file-tag-events.js";
 import { mediaTeamHooks, type MediaTeamHooksWithAccess } from "./media-team-hooks.js";
 
@@ -23,6 +23,8 @@ export interface MediaTeams {
   register(router: ConnectRouter): void;
   /** The port files and folders call: `fileDepsOf(ctx, { teams: mediaTeams.hooks })`. */
   hooks: MediaTeamHooksWithAccess;
+  /** Each user call checked against the replica's user: deleted, or changed after the token was issued. */
+  currentUser: CurrentUserCheck;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -33,6 +35,11 @@ export function mediaTeams(input: { knex: Knex; bus: EventBus; peers: Peers; out
   // Every file and folder list asks for the caller's team facts; this replica evicts on each team event it applies.
   const factsCache = createAccessFactsCache<TeamFacts | undefined>({ ttlMs: input.teamAccessCacheMs });
   const facts = cachedTeamFacts(replicaTeamFacts(knex), factsCache);
+  const usersCache = createAccessFactsCache<ReplicatedUser | undefined>({ ttlMs: input.teamAccessCacheMs });
+  const onApplied = (customerId: number) => {
+    factsCache.changed(customerId);
+    usersCache.changed(customerId);
+  };
   // In the transaction of the assignment change (folders carry no tags).
   const onWritten = (trx: Knex.Transaction, table: TeamResourceTable, ids: readonly string[]) =>
     table.resourceType === "file" ? announceFileTags(trx, input.outbox, ids) : Promise.resolve();
@@ -47,8 +54,9 @@ export function mediaTeams(input: { knex: Knex; bus: EventBus; peers: Peers; out
       });
     },
     hooks: mediaTeamHooks(MEDIA_TEAM_TABLES, facts),
+    currentUser: replicaCurrentUserCheck(cachedReplicaUsers(replicaUsers(knex), usersCache)),
     async start() {
-      subscription = await subscribeTeamReplica(input.bus, knex, "media", { tables: MEDIA_TEAM_TABLES, onWritten, onApplied: (customerId) => factsCache.changed(customerId) });
+      subscription = await subscribeTeamReplica(input.bus, knex, "media", { tables: MEDIA_TEAM_TABLES, onWritten, onApplied });
     },
     async stop() {
       await subscription?.stop();

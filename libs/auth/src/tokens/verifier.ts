@@ -62,6 +62,7 @@ export function createTokenVerifier({
         twoFactor: c.tfa,
         twoFactorSetupRequired: c.f2fa ?? false,
         kind: c.kind,
+        issuedAt: (payload as { iat: number }).iat,
         token,
       };
       // Remembered until exp (jose checked that it is present and numeric).

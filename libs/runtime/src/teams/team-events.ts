@@ -10,7 +10,7 @@ export const TeamEvent = {
   deleted: "team.deleted",
   /** The user's full membership set (not a delta), after any change. */
   userTeamsChanged: "user.teams.changed",
-  /** The user's `restricted` flag, or its deletion. */
+  /** The user's `restricted` flag, role and customer, or its deletion. */
   userAccessChanged: "user.access.changed",
   /** The customer's five team access settings. */
   settingsChanged: "team.settings.changed",
@@ -35,6 +35,10 @@ export interface UserAccessChangedData {
   customerId: number;
   restricted: boolean;
   deleted: boolean;
+  /** The user's role name; absent from events published before it was carried. */
+  role?: string;
+  /** When core read these facts (ISO timestamp): a token issued earlier that disagrees is outdated. */
+  asOf?: string;
 }
 
 export interface TeamSettingsChangedData {

@@ -107,12 +107,12 @@ export async function applyTeamEvent(trx: Knex.Transaction, options: TeamReplica
     }
     case TeamEvent.userAccessChanged: {
       const user = data as UserAccessChangedData;
-      if (user.deleted) {
-        await trx("team_membership").where({ user_id: user.userId }).delete();
-        await trx("team_user").where({ user_id: user.userId }).delete();
-        return;
-      }
-      await trx("team_user").insert({ user_id: user.userId, customer_id: user.customerId, restricted: user.restricted }).onConflict("user_id").merge(["restricted", "customer_id"]);
+      // A deleted user's row stays as a tombstone: its tokens are refused (replica-current-user.ts).
+      if (user.deleted) await trx("team_membership").where({ user_id: user.userId }).delete();
+      await trx("team_user")
+        .insert({ user_id: user.userId, customer_id: user.customerId, restricted: user.restricted, deleted: user.deleted, role: user.role ?? null, as_of: user.asOf ?? null })
+        .onConflict("user_id")
+        .merge(["restricted", "customer_id", "deleted", "role", "as_of"]);
       return;
     }
     case TeamEvent.settingsChanged: {

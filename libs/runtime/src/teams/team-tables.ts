@@ -61,6 +61,19 @@ export async function createTeamReplicaTables(knex: Knex, options: { teams?: boo
 }
 
 /**
+ * What `team_user` keeps for the replica current-user check (replica-current-user.ts): the user's
+ * role and customer as of `as_of` (null: from events older than these facts), and a tombstone row
+ * for a deleted user, so its tokens stay refused.
+ */
+export async function addUserAccountColumns(knex: Knex): Promise<void> {
+  await knex.raw("ALTER TABLE team_user ADD COLUMN role text, ADD COLUMN as_of timestamptz, ADD COLUMN deleted boolean NOT NULL DEFAULT false");
+}
+
+export async function dropUserAccountColumns(knex: Knex): Promise<void> {
+  await knex.raw("ALTER TABLE team_user DROP COLUMN IF EXISTS role, DROP COLUMN IF EXISTS as_of, DROP COLUMN IF EXISTS deleted");
+}
+
+/**
  * `team_ids uuid[]` on a team-enabled resource table: the denormalised set of
  * its teams, written with its team_assignment rows, read by the visibility
  * hook (libs/auth teamVisibilityHook). GIN for `&&`; a partial index for the
