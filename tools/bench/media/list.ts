@@ -4,11 +4,12 @@
  * the service ran for that request (captured from media's Knex, replayed on a raw pg
  * connection). Target: gateway p95 <= 1.5x the direct p95 of the list's own statements (page
  * and count); the direct p95 of every statement media ran for the request (tenant check,
- * filtered-folder check, team access when not cached) is shown next to it, and so is the floor:
- * a bare HTTP server running the list SQL (support/bare-sql-server.ts). Gateway and direct
- * samples alternate, so a loaded machine slows both alike. Seeded files carry blob keys like
- * uploaded ones (the list signs a download URL per row). Seeds its own test database
- * (startPlatform) and drops it.
+ * filtered-folder check, team access when not cached) is shown next to it, and so are two floors:
+ * a bare HTTP server running the list SQL (support/bare-sql-server.ts), and the same work behind
+ * a Koa app with one @koa/router route (support/koa-sql-server.ts), what the gateway's own stack
+ * costs before any of its middleware, auth or RPC. Gateway, direct and floor samples alternate,
+ * so a loaded machine slows all alike. Seeded files carry blob keys like uploaded ones (the list
+ * signs a download URL per row). Seeds its own test database (startPlatform) and drops it.
  * Called by tools/bench/media/main.ts; run alone with
  *   node --import tsx -e 'import("./tools/bench/media/list.ts").then((m) => m.benchFileList())'
  */
@@ -20,6 +21,8 @@ import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TestPlatfor
 import { captureSql, type Statement } from "../support/capture-sql.js";
 import { createRemoteGet } from "../support/remote-get.js";
 import { startBareSqlServer } from "../support/bare-sql-server.js";
+import { startKoaSqlServer } from "../support/koa-sql-server.js";
+import type { LocalServer } from "../support/local-server.js";
 import type { PgConnection, PgPool } from "../support/pg-pool.js";
 
 const FILES = 100_000;
@@ -64,17 +67,12 @@ export async function benchFileList(): Promise<void> {
       const listSql = all.filter((s) => /from "file"/i.test(s.sql));
       if (process.env.SHOW_SQL) await showSql(knex, all, process.env.SHOW_SQL === "explain");
       if (listSql.length === 0) throw new Error("no file query captured");
-      const bare = await startBareSqlServer(knex, listSql);
-      const bareClient = createRemoteGet(bare.url);
-      const viaBare = async () => {
-        const res = await bareClient.get("/");
-        if (res.status !== 200) throw new Error(`bare list failed: ${res.status}`);
-        return res.ms;
-      };
-      const [viaGateway, direct, directAll, bareFloor] = await measureAlternating([list(query), await directRun(knex, listSql), await directRun(knex, all), viaBare]).finally(async () => {
+      const bare = startFloor("bare", await startBareSqlServer(knex, listSql));
+      const koa = startFloor("koa", await startKoaSqlServer(knex, listSql));
+      const [viaGateway, direct, directAll, bareFloor, koaFloor] = await measureAlternating([list(query), await directRun(knex, listSql), await directRun(knex, all), bare.get, koa.get]).finally(async () => {
         await releaseDirect();
-        bareClient.close();
         await bare.close();
+        await koa.close();
       });
       const ratio = viaGateway.p95 / direct.p95;
       missed ||= ratio > TARGET;
@@ -87,21 +85,23 @@ export async function benchFileList(): Promise<void> {
         `${ratio.toFixed(2)}x ${ratio <= TARGET ? "ok" : "MISSED"}`,
         `${ms(directAll.p50)} / ${ms(directAll.p95)} (${all.length})`,
         `${(viaGateway.p95 / directAll.p95).toFixed(2)}x`,
-        `${ms(bareFloor.p50)} / ${ms(bareFloor.p95)} (${(bareFloor.p95 / direct.p95).toFixed(2)}x)`,
+        floorCell(bareFloor, direct),
+        floorCell(koaFloor, direct),
       ]);
     }
     // The platform's own floor: an authenticated call doing one primary-key read in core.
     const [floor] = await measureAlternating([async () => (await client.get("/api/v2/user/me", auth)).ms]);
     client.close();
-    rows.push(["(floor) GET /api/v2/user/me, no list", ms(floor.p50), ms(floor.p95), "-", "-", "-", "-", "-", "-"]);
+    rows.push(["(floor) GET /api/v2/user/me, no list", ms(floor.p50), ms(floor.p95), "-", "-", "-", "-", "-", "-", "-"]);
     log(
       table(
-        ["shape", "gateway p50", "gateway p95", "list SQL p50", "list SQL p95", `p95 ratio (target <= ${TARGET}x)`, "all media SQL p50 / p95 (stmts)", "p95 ratio to all SQL", "bare HTTP + list SQL p50 / p95 (ratio)"],
+        ["shape", "gateway p50", "gateway p95", "list SQL p50", "list SQL p95", `p95 ratio (target <= ${TARGET}x)`, "all media SQL p50 / p95 (stmts)", "p95 ratio to all SQL", "bare HTTP + list SQL p50 / p95 (ratio)", "koa floor p50 / p95 (ratio)"],
         rows,
       ),
     );
     log(`\n${missed ? "Target MISSED for at least one shape." : "Target met for every shape."}`);
     log("Bare HTTP + list SQL = a bare node:http server in the platform's process running the list SQL on media's pool (page and COUNT at once, as media sends them) and answering the rows as JSON, same client: one HTTP hop plus the SQL, the floor of any implementation on this machine.");
+    log("Koa floor = the same SQL and JSON answer behind a Koa app with one @koa/router GET route (the gateway's framework, none of its middleware, auth or RPC), same pool and client: its distance to the bare floor is what the edge stack costs by itself. Floor ratios are to list SQL p95.");
     log("List SQL = media's page query (and COUNT when the page is full) for the same request; all media SQL = every statement media ran for it. Replayed sequentially on one pooled pg connection, samples alternating with the gateway's.");
   } finally {
     await platform.close();
@@ -168,6 +168,24 @@ async function showSql(knex: Knex, statements: Statement[], explain: boolean): P
     for (const row of plan[0].rows) log(`  ${row["QUERY PLAN"]}`);
   }
 }
+
+/** A floor server (support/*-sql-server.ts) and its own client process; `get` is one timed sample. */
+function startFloor(name: string, server: LocalServer) {
+  const client = createRemoteGet(server.url);
+  return {
+    get: async () => {
+      const res = await client.get("/");
+      if (res.status !== 200) throw new Error(`${name} list failed: ${res.status}`);
+      return res.ms;
+    },
+    close: async () => {
+      client.close();
+      await server.close();
+    },
+  };
+}
+
+const floorCell = (floor: { p50: number; p95: number }, direct: { p95: number }) => `${ms(floor.p50)} / ${ms(floor.p95)} (${(floor.p95 / direct.p95).toFixed(2)}x)`;
 
 const held: { pool: PgPool; connection: PgConnection }[] = [];
 
