@@ -10,7 +10,7 @@ import { applyScope, FULL_TEAM_ACCESS, requireAuth, serviceError, teamReadOnlyHo
 import { missingParameter } from "@signage/runtime";
 import { applyCompiledFilter, applyFilter, compileFilter, parseFilter } from "@signage/query";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
-import { ownFilterFolderId, resolveFilteredFolderSearch } from "../folders/filtered-folder-search.js";
+import { checkCallerSearch, ownFilterFolderId, resolveFilteredFolderSearch } from "../folders/filtered-folder-search.js";
 import { fileResource, teamRestrictedFileResource } from "./file-resource.js";
 import { checkValidity } from "./file-repository.js";
 import { checkTags } from "./file-tags.js";
@@ -46,6 +46,7 @@ async function bulkTarget(deps: BulkDeps, ctx: HandlerContext, search: string | 
     deps.teams.access?.(auth),
   ]);
   const access = teams ?? FULL_TEAM_ACCESS;
+  checkCallerSearch(filtered, searchedResource(access), "search");
   const target: BulkTarget = { auth, customerId, access, search: filtered.query?.search };
   const quickFilterId = filtered.query?.quickFilterId;
   if (quickFilterId) {
@@ -55,13 +56,17 @@ async function bulkTarget(deps: BulkDeps, ctx: HandlerContext, search: string | 
   return target;
 }
 
+/** As the file list searches for this caller (file-resource.ts: a restricted caller's duplicateDetails are no search term). */
+function searchedResource(access: TeamAccess) {
+  return access.kind === "full" ? fileResource : teamRestrictedFileResource;
+}
+
 /** `file` rows of the batch tenant the caller sees, matched by `search` (blank = all of them). */
 function matched(db: Knex | Knex.Transaction, target: BulkTarget): Knex.QueryBuilder {
   const qb = db("file");
   applyScope(qb, tenantScope(target.customerId), "file.customer_id");
   teamVisibilityHook(target.access)(qb, FILE_COLUMNS);
-  // As the file list searches for this caller (file-resource.ts: a restricted caller's duplicateDetails are no search term).
-  const resource = target.access.kind === "full" ? fileResource : teamRestrictedFileResource;
+  const resource = searchedResource(target.access);
   if (target.search?.trim()) applyFilter(qb, resource, target.search, { parameter: "search" });
   // ANDed with search, its subqueries aliased apart from search's (as planList does).
   if (target.quickFilter?.trim()) {

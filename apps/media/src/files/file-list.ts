@@ -10,7 +10,7 @@ import { FileSchema, type File } from "@signage/contracts/signage/media/v1/file_
 import { FILE_SINGLE_SELECT, fileResource, locationSource, teamRestrictedFileResource } from "./file-resource.js";
 import { selectsField } from "./select-defaults.js";
 import { callerCannotWrite } from "./caller.js";
-import { ownFilterFolderId, resolveFilteredFolderSearch } from "../folders/filtered-folder-search.js";
+import { checkCallerSearch, ownFilterFolderId, resolveFilteredFolderSearch } from "../folders/filtered-folder-search.js";
 import { fileNotFound } from "./file-repository.js";
 import { completeDuplicates } from "./duplicates.js";
 import type { FileDeps } from "./file-deps.js";
@@ -32,6 +32,7 @@ export async function listFiles(ctx: HandlerContext, deps: FileDeps, query: List
   const quickFilterOfFolder = ownFilterFolderId(filtered, teams);
   const restricted = teams !== undefined && teams.kind !== "full";
   const resource = restricted ? teamRestrictedFileResource : fileResource;
+  checkCallerSearch(filtered, resource, names?.search ?? "search");
   const result = await listRpc(ctx, { knex: deps.knex, resource, message: FileSchema, query: q, scope: auth.scope, extend, teams, quickFilters: deps.quickFilters, quickFilterOfFolder, names });
   if (restricted) await completeDuplicates(deps.knex, result.content, teams);
   for (const file of result.content) completeFile(file, auth, deps);

@@ -1,18 +1,18 @@
 // The summary's one `sort` serves two lists: a term only one of them knows (`size`
 // is a file field, `parentId` a folder field) is kept for that list and dropped for
-// the other. A term neither knows goes to both, so the folder list answers its usual 400.
+// the other. A term neither knows is a 400 naming the fields of both lists.
 import { planList, UnknownFieldError, type ResourceRegistry } from "@signage/query";
 import { fileFolderResource } from "../folders/file-folder-resource.js";
 import { fileResource } from "./file-resource.js";
 
-/** False only when the resource has no such field; a malformed term counts as known (and fails there). */
-function knows(resource: ResourceRegistry, term: string): boolean {
+/** The unknown-field error when the resource has no such field; null when it knows it (a malformed term counts as known and fails there). */
+function unknownIn(resource: ResourceRegistry, term: string): UnknownFieldError | null {
   try {
     planList(resource, { sort: [term] });
-    return true;
+    return null;
   } catch (error) {
-    if (error instanceof UnknownFieldError) return false;
-    return true;
+    if (error instanceof UnknownFieldError) return error;
+    return null;
   }
 }
 
@@ -20,10 +20,14 @@ export function splitSummarySort(sort: readonly string[]): { folders: string[]; 
   const folders: string[] = [];
   const files: string[] = [];
   for (const term of sort) {
-    const forFolders = knows(fileFolderResource, term);
-    const forFiles = knows(fileResource, term);
-    if (forFolders || !forFiles) folders.push(term);
-    if (forFiles || !forFolders) files.push(term);
+    const notFolder = unknownIn(fileFolderResource, term);
+    const notFile = unknownIn(fileResource, term);
+    if (notFolder && notFile) {
+      // Either list's fields sort the summary, so both are offered.
+      throw new UnknownFieldError("sort", notFolder.field, [...new Set([...notFolder.knownFields, ...notFile.knownFields])]);
+    }
+    if (!notFolder) folders.push(term);
+    if (!notFile) files.push(term);
   }
   return { folders, files };
 }

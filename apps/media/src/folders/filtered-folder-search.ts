@@ -6,7 +6,7 @@
 import { Code } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import { serviceError, visibleThroughTeamIds, type Scope, type TeamAccess } from "@signage/auth";
-import { andFilters, parseFilter, printFilter, type FilterNode } from "@signage/query";
+import { andFilters, compileFilter, parseFilter, printFilter, type FilterNode, type ResourceRegistry } from "@signage/query";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import { customerIdOf, findFolder } from "./folder-repository.js";
 import { FOLDER_TYPE_FILTERED } from "./folder-row.js";
@@ -16,6 +16,8 @@ import type { StoredFolderMemo } from "./stored-folder-memo.js";
 export interface FilteredFolderSearch {
   query: ListQuery | undefined;
   folder?: { id: string; teamIds: readonly string[] };
+  /** The search as the caller wrote it, when the folder's filter replaced a term of it (checkCallerSearch). */
+  callerSearch?: FilterNode;
 }
 
 export async function resolveFilteredFolderSearch(knex: Knex, storedFolders: StoredFolderMemo, scope: Scope, query: ListQuery | undefined): Promise<FilteredFolderSearch> {
@@ -48,7 +50,18 @@ export async function resolveFilteredFolderSearch(knex: Knex, storedFolders: Sto
   return {
     query: { ...query, search: rest ? printFilter(rest) : undefined, quickFilterId: folder.quick_filter_id ?? undefined } as ListQuery,
     folder: { id: folder.id, teamIds: (folder as { team_ids?: string[] }).team_ids ?? [] },
+    callerSearch: tree,
   };
+}
+
+/**
+ * A search rewritten for a filtered folder is checked as the caller wrote it, before the rewrite
+ * runs: a mistake in another term of it is then reported with its position in the text the caller
+ * sent (document 2 "Filter language"), not in the reprinted one. `resource` is the one the list
+ * searches for this caller; `parameter` what the endpoint calls its search (fileSearch in the summary).
+ */
+export function checkCallerSearch(filtered: FilteredFolderSearch, resource: ResourceRegistry, parameter: string): void {
+  if (filtered.callerSearch) compileFilter(resource, filtered.callerSearch, { parameter });
 }
 
 /**

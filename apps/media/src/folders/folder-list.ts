@@ -8,7 +8,7 @@ import { listRpc } from "@signage/runtime";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import { FileFolderSchema, type FileFolder } from "@signage/contracts/signage/media/v1/file_folder_pb";
 import { FOLDER_DEFAULT_EXTRAS, FOLDER_SINGLE_SELECT, fileFolderResource, teamRestrictedFolderResource } from "./file-folder-resource.js";
-import { selectsField, withDefaultExtras } from "../files/select-defaults.js";
+import { selectsField, widenSelect } from "../files/select-defaults.js";
 import { callerCannotWrite } from "../files/caller.js";
 import { folderNotFound } from "./folder-repository.js";
 import { completeFilteredFolders } from "./filtered-folder-counts.js";
@@ -19,7 +19,7 @@ import type { FileDeps } from "../files/file-deps.js";
 export async function listFolders(ctx: HandlerContext, deps: FileDeps, query: ListQuery | undefined, options: ListOptions = {}) {
   const { extend, names } = options;
   const auth = requireAuth(ctx);
-  const select = withDefaultExtras(query?.select, FOLDER_DEFAULT_EXTRAS);
+  const select = widenSelect(fileFolderResource, query?.select, FOLDER_DEFAULT_EXTRAS, names?.select);
   const q = { ...query, select, includeReadOnlyInfo: query?.includeReadOnlyInfo || selectsField(select, "readOnly") } as ListQuery;
   const teams = await deps.teams.access?.(auth);
   const restricted = teams !== undefined && teams.kind !== "full";

@@ -81,7 +81,9 @@ class FilterCompiler {
 
     if (path.kind === "relation") {
       if (node.value.kind !== "null" && node.value.kind !== "notNull") {
-        this.fail(node, `'${node.field}' is a relation; compare one of its fields (e.g. ${node.field}.id=<id>) or use =NULL / =!NULL`);
+        const example = exampleField(path.entity);
+        const hint = example === undefined ? "" : `compare one of its fields (e.g. ${node.field}.${example}=<${example === "id" || example.endsWith(".id") ? "id" : "value"}>) or `;
+        this.fail(node, `'${node.field}' is a relation; ${hint}use =NULL / =!NULL`);
       }
       return { kind: "exists", negated: node.value.kind === "null", hops: this.existsHops(path.hops), predicate: null };
     }
@@ -148,6 +150,24 @@ class FilterCompiler {
 }
 
 const RANGE_OPERATORS: ReadonlySet<string> = new Set([">", "≥", "<", "≤"]);
+
+/**
+ * A path the relation hint can offer that search accepts: the related row's id, else the id of a
+ * to-one relation of it (a team assignment has no id of its own: `teamAssignments.team.id`, as
+ * "Teams on resources" writes it), else its first searchable field.
+ */
+function exampleField(entity: ResourceRegistry, depth = 0): string | undefined {
+  const id = entity.idField === null ? undefined : entity.fields.get(entity.idField);
+  if (id !== undefined && id.searchable) return id.name;
+  if (depth < 2) {
+    for (const field of entity.fields.values()) {
+      if (!isRelation(field) || !field.searchable || field.cardinality !== "one") continue;
+      const inner = exampleField(field.resolveTarget(), depth + 1);
+      if (inner !== undefined) return `${field.name}.${inner}`;
+    }
+  }
+  return [...entity.fields.values()].find((field) => !isRelation(field) && field.searchable)?.name;
+}
 
 /**
  * `content.id=x` needs no subquery: a to-one hop compared on its own key is the foreign key.
