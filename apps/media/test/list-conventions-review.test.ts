@@ -9,12 +9,14 @@ import { startLibrary, type Library, type Tenant } from "./files-support.js";
 let lib: Library;
 let t: Tenant;
 let filtered: string;
+let quickFilterId: string;
 
 beforeAll(async () => {
   lib = await startLibrary("media_list_review");
   t = await lib.tenant();
   const qf = await lib.http.post("/api/quickFilter/", { token: t.owner.token, body: { name: `qf-${randomUUID()}`, filteredEntityType: "FILE", criteria: { name: "x" } } });
   expect(qf.status, qf.text).toBe(200);
+  quickFilterId = qf.body.id;
   const folder = await lib.http.post("/api/fileFolder/addFilteredFileFolder", { token: t.editor.token, query: { parentId: t.rootId, name: "filtered", quickFilterId: qf.body.id } });
   expect(folder.status, folder.text).toBe(200);
   filtered = folder.body.id;
@@ -101,5 +103,16 @@ describe("GET /api/v2/file/view/summary 'sort' ('`sort`: `field,direction`; repe
       const ok = await lib.http.get("/api/v2/file/view/summary", { token: t.viewer.token, query: { sort } });
       expect(ok.status, `${sort}: ${ok.text}`).toBe(200);
     }
+  });
+});
+
+describe("'Also accepted by many lists: `quickFilterId` (saved filter ...)': a list that applies none says so", () => {
+  it("GET /api/v2/fileFolder with the id of a real FILE quick filter: 400 saying the list applies no quick filter, not that the id is unknown", async () => {
+    const res = await lib.http.get("/api/v2/fileFolder", { token: t.viewer.token, query: { quickFilterId } });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body).toMatchObject({ key: "quickFilter.error.notFound", details: { quickFilterId } });
+    expect(res.body.message).toBe(`This list applies no quick filter: quickFilterId '${quickFilterId}' cannot be used here`);
+    // The file list applies it.
+    expect((await lib.http.get("/api/v2/file", { token: t.viewer.token, query: { quickFilterId } })).status).toBe(200);
   });
 });

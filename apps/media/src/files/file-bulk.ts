@@ -7,7 +7,7 @@
 import { Code, type HandlerContext } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import { applyScope, FULL_TEAM_ACCESS, requireAuth, serviceError, teamReadOnlyHook, teamVisibilityHook, tenantScope, type AuthContext, type TeamAccess } from "@signage/auth";
-import { missingParameter } from "@signage/runtime";
+import { missingParameter, unknownQuickFilter } from "@signage/runtime";
 import { applyCompiledFilter, applyFilter, compileFilter, parseFilter } from "@signage/query";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import { checkCallerSearch, ownFilterFolderId, resolveFilteredFolderSearch } from "../folders/filtered-folder-search.js";
@@ -50,7 +50,7 @@ async function bulkTarget(deps: BulkDeps, ctx: HandlerContext, search: string | 
   const target: BulkTarget = { auth, customerId, access, search: filtered.query?.search };
   const quickFilterId = filtered.query?.quickFilterId;
   if (quickFilterId) {
-    if (!deps.quickFilters) throw serviceError(Code.InvalidArgument, "quickFilter.error.notFound", `Unknown quickFilterId '${quickFilterId}'`, { quickFilterId });
+    if (!deps.quickFilters) throw unknownQuickFilter(quickFilterId);
     target.quickFilter = await deps.quickFilters.resolve(ctx, quickFilterId, { filteredFolderId: ownFilterFolderId(filtered, teams) });
   }
   return target;

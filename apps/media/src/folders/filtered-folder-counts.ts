@@ -5,9 +5,9 @@
 // Each distinct quick filter of the page is resolved once (one core RPC), each
 // distinct (tenant, quick filter) pair counted once.
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
-import { readErrorDetail, serviceError, tenantScope, type TeamAccess } from "@signage/auth";
+import { readErrorDetail, tenantScope, type TeamAccess } from "@signage/auth";
 import { ListQueryError } from "@signage/query";
-import { listRpc, type QuickFilterResolver } from "@signage/runtime";
+import { listRpc, unknownQuickFilter, type QuickFilterResolver } from "@signage/runtime";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import type { FileFolder } from "@signage/contracts/signage/media/v1/file_folder_pb";
 import { FileSchema } from "@signage/contracts/signage/media/v1/file_pb";
@@ -97,7 +97,7 @@ function resolveOnce(quickFilters: QuickFilterResolver | undefined): QuickFilter
   const resolved = new Map<string, Promise<string>>();
   return {
     resolve(ctx, quickFilterId, use) {
-      if (!quickFilters) return Promise.reject(serviceError(Code.InvalidArgument, "quickFilter.error.notFound", `Unknown quickFilterId '${quickFilterId}'`, { quickFilterId }));
+      if (!quickFilters) return Promise.reject(unknownQuickFilter(quickFilterId));
       let found = resolved.get(quickFilterId);
       if (!found) resolved.set(quickFilterId, (found = quickFilters.resolve(ctx, quickFilterId, use)));
       return found;

@@ -2,14 +2,14 @@
 // by libs/query, the caller's tenant scope applied as the mandatory scope
 // hook, rows projected and turned into messages, and the Page facts.
 import { getOption, type DescMessage, type DescMethod, type MessageShape } from "@bufbuild/protobuf";
-import { Code, type HandlerContext } from "@connectrpc/connect";
+import type { HandlerContext } from "@connectrpc/connect";
 import type { Knex } from "knex";
-import { applyScope, serviceError, teamReadOnlyHook, teamVisibilityHook, type Scope, type TeamAccess, type TeamColumns } from "@signage/auth";
+import { applyScope, teamReadOnlyHook, teamVisibilityHook, type Scope, type TeamAccess, type TeamColumns } from "@signage/auth";
 import { planList, runList, type PlanOptions, type ResourceRegistry } from "@signage/query";
 import { max_page_size } from "@signage/contracts/signage/options/v1/options_pb";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import { rowToMessage } from "./row-to-message.js";
-import type { QuickFilterResolver } from "../quick-filters/resolver.js";
+import { quickFilterNotApplied, type QuickFilterResolver } from "../quick-filters/resolver.js";
 
 export interface ListRpcOptions<Desc extends DescMessage> {
   knex: Knex;
@@ -56,7 +56,7 @@ export async function listRpc<Desc extends DescMessage>(ctx: HandlerContext, o: 
   let quickFilter: string | undefined;
   if (q?.quickFilterId) {
     // A list that does not apply quick filters knows no id that could name one.
-    if (!o.quickFilters) throw serviceError(Code.InvalidArgument, "quickFilter.error.notFound", `Unknown quickFilterId '${q.quickFilterId}'`, { quickFilterId: q.quickFilterId });
+    if (!o.quickFilters) throw quickFilterNotApplied(q.quickFilterId);
     quickFilter = await o.quickFilters.resolve(ctx, q.quickFilterId, { filteredFolderId: o.quickFilterOfFolder });
   }
   const maxSize = maxPageSizeOf(ctx.method);

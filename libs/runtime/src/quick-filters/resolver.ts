@@ -23,11 +23,19 @@ export interface QuickFilterResolver {
   resolve(ctx: HandlerContext, quickFilterId: string, use?: QuickFilterUse): Promise<string>;
 }
 
+/** 400 `quickFilter.error.notFound`: in a list, an unknown id is a bad parameter, not a missing resource. */
+export function unknownQuickFilter(quickFilterId: string, details: Record<string, string> = {}) {
+  return serviceError(Code.InvalidArgument, "quickFilter.error.notFound", `Unknown quickFilterId '${quickFilterId}'`, { quickFilterId, ...details });
+}
+
+/** The same 400 where nothing could use a quick filter (a list of a resource quick filters do not select). */
+export function quickFilterNotApplied(quickFilterId: string) {
+  return serviceError(Code.InvalidArgument, "quickFilter.error.notFound", `This list applies no quick filter: quickFilterId '${quickFilterId}' cannot be used here`, { quickFilterId });
+}
+
 /** Resolver asking core over RPC; `entityType` is the entity the list shows. */
 export function coreQuickFilters(peers: Peers, entityType: FilteredEntityTypeName): QuickFilterResolver {
-  const unknown = (quickFilterId: string, details: Record<string, string> = {}) =>
-    serviceError(Code.InvalidArgument, "quickFilter.error.notFound", `Unknown quickFilterId '${quickFilterId}'`, { quickFilterId, ...details });
-  // In a list, an unknown id is a bad parameter (400), not a missing resource.
+  const unknown = unknownQuickFilter;
   const mapped = (quickFilterId: string, e: unknown) => {
     const err = ConnectError.from(e);
     return err.code === Code.NotFound ? unknown(quickFilterId) : err;
