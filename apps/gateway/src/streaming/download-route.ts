@@ -97,24 +97,46 @@ export function downloadHandler(route: RestRoute, transport: Transport) {
     }
     return { head: head.value, answers };
   };
+  /**
+   * RFC 9110 §13.1.5: a Range whose If-Range validator does not match the current representation
+   * MUST be ignored: the whole body, 200. That includes a range past the end: 416 is range
+   * processing (§13.2.2 step 5), so it applies only when If-Range holds.
+   */
+  const openHonouringIfRange = async (ctx: Context, range: string | undefined): Promise<Awaited<ReturnType<typeof open>>> => {
+    const ifRange = range ? ctx.get("if-range") : "";
+    if (!ifRange) return open(ctx, range);
+    let opened: Awaited<ReturnType<typeof open>>;
+    try {
+      opened = await open(ctx, range);
+    } catch (err) {
+      if (!isUnsatisfiedRange(err)) throw err;
+      // The current validator comes with the whole representation's head.
+      const unsatisfied = ctx.response.get("Content-Range");
+      ctx.remove("Content-Range");
+      const whole = await open(ctx, undefined);
+      if (!ifRangeHolds(ifRange, headerOf(whole.head.headers, "etag"))) return whole;
+      await whole.answers.return?.();
+      if (unsatisfied) ctx.set("Content-Range", unsatisfied);
+      throw err;
+    }
+    if (opened.head.status !== 206 || ifRangeHolds(ifRange, headerOf(opened.head.headers, "etag"))) return opened;
+    await opened.answers.return?.();
+    return open(ctx, undefined);
+  };
   return async (ctx: Context): Promise<void> => {
     // RFC 9110 §14.2: GET is the only method with range handling; a server MUST ignore Range on any other (HEAD answers as a GET would without it).
     const range = ctx.method === "GET" ? ctx.get("range") || undefined : undefined;
-    let { head, answers } = await open(ctx, range);
-    // RFC 9110 §13.1.5: a Range whose If-Range validator does not match the current representation is ignored: the whole body, 200.
-    const ifRange = ctx.get("if-range");
-    if (range && ifRange && head.status === 206 && !ifRangeHolds(ifRange, headerOf(head.headers, "etag"))) {
-      await answers.return?.();
-      ({ head, answers } = await open(ctx, undefined));
-    }
+    const { head, answers } = await openHonouringIfRange(ctx, range);
     setStoredContentHeaders(ctx, head.contentType);
     for (const [name, value] of Object.entries(head.headers)) ctx.set(name, value);
     if (head.filename) ctx.set("Content-Disposition", contentDisposition(dispositionType(head.headers), head.filename));
     // RFC 9110 §13.1.2 / §15.4.5: a GET or HEAD whose If-None-Match matches the current ETag answers 304 without a body.
     const etag = headerOf(head.headers, "etag");
     const ifNoneMatch = ctx.get("if-none-match");
-    // The service answered the condition itself (304: nothing read), or the edge checks its tag.
-    if (head.status === 304 || (etag && ifNoneMatch && (head.status || 200) < 300 && noneMatch(ifNoneMatch, etag))) {
+    // The service answered the condition itself (304: nothing read), or the edge checks its tag;
+    // `*` matches any current representation, one without an ETag too (a package download).
+    const matched = ifNoneMatch !== "" && (etag ? noneMatch(ifNoneMatch, etag) : ifNoneMatch.split(",").some((tag) => tag.trim() === "*"));
+    if (head.status === 304 || (matched && (head.status || 200) < 300)) {
       await answers.return?.();
       ctx.status = 304;
       for (const name of ["content-range", "content-disposition", "content-security-policy", "x-content-type-options"]) ctx.remove(name);
@@ -131,6 +153,10 @@ export function downloadHandler(route: RestRoute, transport: Transport) {
     ctx.body = Readable.from(chunksOf(answers), { objectMode: false });
     if (head.size !== undefined) ctx.length = Number(head.size);
   };
+}
+
+function isUnsatisfiedRange(err: unknown): boolean {
+  return err instanceof ConnectError && err.findDetails(ErrorDetailSchema)[0]?.key === "storage.error.rangeNotSatisfiable";
 }
 
 /** RFC 9110 §15.5.17: a 416 names the current length in `Content-Range: bytes *\/<size>` (the service's `details.size`). */

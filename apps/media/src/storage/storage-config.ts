@@ -54,13 +54,26 @@ function persistedSecret(dataDir: string): string {
   }
 }
 
+/** S3 (SigV4) presigned URLs live at most a week; a session's part URLs live as long as it. */
+const S3_MAX_PRESIGN_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Fails at start-up rather than on every init (the signer refuses the URLs after the session opened). */
+function uploadTtl(env: Env, storageUrl: string): number {
+  const ttl = positive(env, "UPLOAD_SESSION_TTL_MS", 24 * 60 * 60 * 1000);
+  if (storageUrl.startsWith("s3://") && ttl > S3_MAX_PRESIGN_MS) {
+    throw new Error(`UPLOAD_SESSION_TTL_MS must be at most ${S3_MAX_PRESIGN_MS} (7 days) with an s3:// STORAGE_URL: S3 presigned part URLs live at most a week, got '${env.UPLOAD_SESSION_TTL_MS}'`);
+  }
+  return ttl;
+}
+
 export function storageConfigFromEnv(env: Env): MediaStorageConfig {
   const dataDir = resolve(env.DATA_DIR || "./.data");
+  const storageUrl = env.STORAGE_URL || join(dataDir, "blobs");
   return {
-    storageUrl: env.STORAGE_URL || join(dataDir, "blobs"),
+    storageUrl,
     signingSecret: () => env.STORAGE_SIGNING_SECRET || persistedSecret(dataDir),
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? "").replace(/\/+$/, ""),
-    uploadTtlMs: positive(env, "UPLOAD_SESSION_TTL_MS", 24 * 60 * 60 * 1000),
+    uploadTtlMs: uploadTtl(env, storageUrl),
     downloadUrlWindowMs: positive(env, "DOWNLOAD_URL_WINDOW_MS", 24 * 60 * 60 * 1000),
     maxChunkSize: positive(env, "UPLOAD_MAX_CHUNK_SIZE", 100 * 1024 * 1024),
     sweepIntervalMs: positive(env, "UPLOAD_SWEEP_INTERVAL_MS", 60_000),

@@ -55,7 +55,9 @@ function checkPartNumber(session: SessionRow, partNumber: number): void {
 
 async function storePart(deps: UploadDeps, session: SessionRow, partNumber: number, stream: StreamedRequest<{ body?: never } & object>, maxSize: number): Promise<UploadPartResponse> {
   checkPartNumber(session, partNumber);
-  const part = await stream.nextPart();
+  // The chunk is the raw body or the form's first file part: plain form fields before it carry nothing here.
+  let part = await stream.nextPart();
+  while (part && part.head.value !== undefined) part = await stream.nextPart();
   if (!part) throw badUpload("upload.error.emptyBody", "The chunk body is missing");
   const declared = part.head.size === undefined ? undefined : Number(part.head.size);
   if (declared !== undefined && declared > maxSize) throw payloadTooLarge(maxSize, `Chunk ${partNumber}`);
@@ -72,7 +74,7 @@ async function storePart(deps: UploadDeps, session: SessionRow, partNumber: numb
     // one raised before that (part 1's first bytes refused) must not go unheard meanwhile.
     paced.on("error", () => undefined);
     // Part 1 starts the file: its first bytes must be what the session's contentType says (content-signature.ts).
-    const checked = partNumber === 1 ? part.body.pipe(checkingFirstBytes(session.content_type, session.name)) : part.body;
+    const checked = partNumber === 1 ? part.body.pipe(checkingFirstBytes(session.content_type, session.name, session.total_chunks > 1)) : part.body;
     checked.on("error", (e) => nonEmpty.destroy(e));
     const stored = await deps.store.multipart.putPart(session.storage_key, session.store_upload_id, partNumber, checked.pipe(nonEmpty).pipe(paced), { size: declared, maxSize });
     // "cancel (DELETE); any time; resources cleaned up": a cancel (or complete) that ran while

@@ -38,9 +38,11 @@ const SIGNATURE_BYTES = 12;
 /**
  * The same check on a stream's first bytes, as they pass (a chunked upload's part 1): the stream
  * fails with the 415 as soon as they contradict `contentType`, so its writer keeps nothing and the
- * client learns it before sending the rest, not at complete.
+ * client learns it before sending the rest, not at complete. With `moreFollow` (later parts hold
+ * the rest of the file) a stream shorter than a signature proves nothing: a PNG sent in 5-byte
+ * chunks is still a PNG, so the check is left to complete, which reads the assembled header.
  */
-export function checkingFirstBytes(contentType: string, filename: string): Transform {
+export function checkingFirstBytes(contentType: string, filename: string, moreFollow = false): Transform {
   const head: Buffer[] = [];
   let seen = 0;
   let checked = false;
@@ -62,7 +64,7 @@ export function checkingFirstBytes(contentType: string, filename: string): Trans
     },
     flush(done) {
       try {
-        if (!checked) check();
+        if (!checked && !moreFollow) check();
         done();
       } catch (err) {
         done(err as Error);
