@@ -69,7 +69,8 @@ describe("simple upload POST /api/file", { timeout: 30_000 }, () => {
     const res = await post(t.editor.token, multipart([
       { name: "files[]", filename: "one.json", type: "application/json", data: '{"a":1}' },
       { name: "files[]", filename: "two.pdf", type: "application/pdf", data: "%PDF-1.4 ..." },
-      { name: "previews[]", filename: "two.pdf", type: "image/jpeg", data: "jpeg-bytes" },
+      // A real JPEG: a preview's bytes are checked against its declared type (thumbnail-types.test.ts).
+      { name: "previews[]", filename: "two.pdf", type: "image/jpeg", data: jpeg(2, 2) },
     ]));
     expect(res.status, res.text).toBe(200);
     expect(res.body.map((f: { name: string }) => f.name)).toEqual(["one.json", "two.pdf"]);

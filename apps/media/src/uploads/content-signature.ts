@@ -6,6 +6,7 @@
 import { Transform } from "node:stream";
 import { Code } from "@connectrpc/connect";
 import { serviceError } from "@signage/auth";
+import { supportedContentTypes } from "./supported-types.js";
 
 const SIGNATURES: readonly (readonly [type: string, matches: (b: Buffer) => boolean])[] = [
   ["image/png", (b) => b.length >= 8 && b.readUInt32BE(0) === 0x89504e47 && b.readUInt32BE(4) === 0x0d0a1a0a],
@@ -19,17 +20,31 @@ function signedTypeOf(header: Buffer): string | undefined {
   return SIGNATURES.find(([, matches]) => matches(header))?.[0];
 }
 
-/** 415 media.error.unsupportedMediaType when `header` contradicts `contentType` (see above). */
-export function assertBytesMatchType(contentType: string, header: Buffer, filename: string): void {
+/**
+ * 415 media.error.unsupportedMediaType when `header` contradicts `contentType` (see above).
+ * `subject` names a body without a file name (a thumbnail sent as the raw body).
+ */
+export function assertBytesMatchType(contentType: string, header: Buffer, filename: string, subject = `'${filename}'`): void {
   const actual = signedTypeOf(header);
   const declaredSigned = SIGNATURES.some(([type]) => type === contentType);
   if (actual === contentType || (actual === undefined && !declaredSigned)) return;
   const what = actual === undefined ? `no ${contentType} image (its first bytes are not one)` : `a ${actual} image`;
-  throw serviceError(Code.InvalidArgument, "media.error.unsupportedMediaType", `The content of '${filename}' is ${what}, but it was declared as ${contentType}`, {
+  throw serviceError(Code.InvalidArgument, "media.error.unsupportedMediaType", `The content of ${subject} is ${what}, but it was declared as ${contentType}`, {
     contentType,
-    filename,
+    ...(filename ? { filename } : {}),
     ...(actual === undefined ? {} : { detectedContentType: actual }),
   });
+}
+
+/**
+ * A thumbnail's or preview's bytes, checked as a file's are when its type is one the platform
+ * knows (a PNG must be a PNG; PNG bytes sent as image/jpeg or image/svg+xml are refused). Any
+ * other image type passes whatever its bytes: image/apng is a PNG, and image/avif has no
+ * signature here.
+ */
+export function assertThumbnailBytes(contentType: string, header: Buffer, filename: string): void {
+  if (!supportedContentTypes().includes(contentType)) return;
+  assertBytesMatchType(contentType, header, filename, filename ? `'${filename}'` : "the thumbnail");
 }
 
 /** The longest signature above (WebP: "RIFF" size "WEBP"). */

@@ -23,9 +23,9 @@ import { discardBlobs } from "../storage/blob-intents.js";
 import { removeDeletedBlobs } from "../files/file-delete.js";
 import { ownWrittenBlobs, writeDigested, type BlobTarget } from "./blob-write.js";
 import { clientDimension, imageSize } from "./image-size.js";
-import { assertBytesMatchType } from "./content-signature.js";
+import { assertBytesMatchType, assertThumbnailBytes } from "./content-signature.js";
 import { assertFitsAtCommit, remainingBytes, storageQuota } from "./quota.js";
-import { notAnImage, notMultipart, validateContentType } from "./supported-types.js";
+import { notMultipart, thumbnailContentType, validateContentType } from "./supported-types.js";
 import { badUpload, emptyBody } from "./upload-errors.js";
 import { callerName } from "./upload-creator.js";
 import { requireUploadTeams } from "./upload-teams.js";
@@ -108,12 +108,12 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
         if (digest.size === 0) throw emptyBody(`The file '${head.filename}' is empty`, head.filename);
         assertBytesMatchType(contentType, digest.header, head.filename);
       } else if (PREVIEW_FIELDS.has(head.field)) {
-        const type = (head.contentType || "").split(";")[0].trim().toLowerCase();
-        if (!type.startsWith("image/")) throw notAnImage(type, head.filename);
+        const type = thumbnailContentType(head.contentType, head.filename);
         const key = thumbnailBlobKey(customerId, newId(), type);
         const digest = await writeDigested(target, key, body, type, { maxBytes: THUMBNAIL_LIMIT, what: `The preview '${head.filename}'` });
         previews.push({ key, filename: head.filename });
         if (digest.size === 0) throw emptyBody(`The preview '${head.filename}' is empty`, head.filename);
+        assertThumbnailBytes(type, digest.header, head.filename);
       } else {
         throw badUpload("upload.error.unknownPart", `Unexpected multipart part '${head.field}'; expected files[] and previews[]`, { field: head.field });
       }

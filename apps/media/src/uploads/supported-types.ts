@@ -100,8 +100,30 @@ export function notMultipart(contentType: string) {
 
 /** A thumbnail or preview that is not an image ("the client must supply a thumbnail": a picture of the file). */
 export function notAnImage(contentType: string, filename?: string) {
-  const images = supportedContentTypes().filter((type) => type.startsWith("image/"));
-  return refusedType(contentType, filename, "thumbnails and previews must be images (image/*)", images);
+  return refusedType(contentType, filename, "thumbnails and previews must be images (image/*): any well-formed image/<subtype>, e.g. image/png, image/jpeg, image/webp, image/avif", ["image/*"]);
+}
+
+/**
+ * RFC 6838 §4.2 restricted-name (lowercased). At most 64 characters: the subtype goes into the
+ * thumbnail's blob key (blob-keys.ts), whose file name must stay within a file system's 255 bytes.
+ */
+const IMAGE_SUBTYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}$/;
+
+export function isImageSubtype(subtype: string): boolean {
+  return IMAGE_SUBTYPE.test(subtype);
+}
+
+/**
+ * A thumbnail's or preview's type ("body image/* binary"): any image type. One the table knows
+ * is made canonical (image/jpg is image/jpeg), any other well-formed image/<subtype> stays as
+ * sent (its key keeps it, so it is served as it); anything else is 415.
+ */
+export function thumbnailContentType(declared: string | undefined, filename?: string): string {
+  const type = bare(declared);
+  const canonical = CANONICAL.get(type);
+  if (canonical?.startsWith("image/")) return canonical;
+  if (type.startsWith("image/") && isImageSubtype(type.slice("image/".length))) return type;
+  throw notAnImage(type, filename);
 }
 
 /** The declared type is supported, but the file name's extension says another kind: `evil.exe` as image/png. */
@@ -135,7 +157,7 @@ export function validateContentType(declared: string | undefined, filename: stri
   return canonical;
 }
 
-/** ".png" for image/png; "" for types outside the table (thumbnails may be any image/*). */
+/** ".png" for image/png; "" for types outside the table (a thumbnail's key then carries its subtype, blob-keys.ts). */
 export function extensionOf(contentType: string): string {
   const canonical = CANONICAL.get(bare(contentType));
   return canonical ? `.${SUPPORTED[canonical].extensions[0]}` : "";

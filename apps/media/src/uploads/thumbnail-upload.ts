@@ -12,7 +12,8 @@ import { thumbnailBlobKey } from "../storage/blob-keys.js";
 import { StreamedRequest } from "../storage/streamed-request.js";
 import { discardBlobs, scheduleBlobRemoval } from "../storage/blob-intents.js";
 import { ownWrittenBlobs, writeDigested } from "./blob-write.js";
-import { notAnImage } from "./supported-types.js";
+import { assertThumbnailBytes } from "./content-signature.js";
+import { thumbnailContentType } from "./supported-types.js";
 import { badUpload, emptyBody } from "./upload-errors.js";
 import { THUMBNAIL_LIMIT, type UploadDeps } from "./upload-deps.js";
 
@@ -27,15 +28,18 @@ export async function uploadThumbnail(requests: AsyncIterable<UploadThumbnailReq
   let part = await stream.nextPart();
   while (part && part.head.value !== undefined) part = await stream.nextPart();
   if (!part) throw badUpload("upload.error.emptyBody", "The thumbnail body is missing");
-  const type = (part.head.contentType || "").split(";")[0].trim().toLowerCase();
-  if (!type.startsWith("image/")) throw notAnImage(type, part.head.filename || undefined);
+  const type = thumbnailContentType(part.head.contentType, part.head.filename || undefined);
   const customerId = Number(file.customer_id);
   const key = thumbnailBlobKey(customerId, file.id, type);
   const digest = await writeDigested({ knex, store: deps.store, customerId }, key, part.body, type, { maxBytes: THUMBNAIL_LIMIT, what: "The thumbnail" });
-  // "The client must supply a thumbnail": zero bytes would replace a good thumbnail with nothing.
-  if (digest.size === 0) {
+  try {
+    // "The client must supply a thumbnail": zero bytes would replace a good thumbnail with nothing.
+    if (digest.size === 0) throw emptyBody("The thumbnail body is empty");
+    // Served under its type, so it must be one: garbage declared image/png is refused as a file's would be.
+    assertThumbnailBytes(type, digest.header, part.head.filename);
+  } catch (err) {
     await discardBlobs(knex, deps.store, [key]);
-    throw emptyBody("The thumbnail body is empty");
+    throw err;
   }
   let previous: string | null;
   try {

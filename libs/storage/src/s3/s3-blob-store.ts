@@ -275,7 +275,14 @@ export function createS3BlobStore(settings: S3Settings): BlobStore {
       const info = await head(key);
       if (!info) throw new BlobNotFoundError(key);
       const served = info.size === 0 ? undefined : resolveRange(range, info.size);
-      const r = await client.send(new GetObjectCommand({ Bucket, Key: objectKey(key), Range: served ? `bytes=${served.start}-${served.end}` : undefined }));
+      let r;
+      try {
+        r = await client.send(new GetObjectCommand({ Bucket, Key: objectKey(key), Range: served ? `bytes=${served.start}-${served.end}` : undefined }));
+      } catch (err) {
+        // Deleted since the HEAD above (a file removed while its download starts): gone, as if the HEAD had missed it.
+        if (isNotFound(err)) throw new BlobNotFoundError(key);
+        throw err;
+      }
       return { size: info.size, contentType: info.contentType, body: r.Body as Readable, range: served };
     },
     stat: head,
