@@ -35,20 +35,26 @@ export interface ReplaceOutcome {
  * replacement first (references move), then the old file's deletion.
  */
 export async function replaceFileInTransaction(trx: Knex.Transaction, deps: Pick<FileDeps, "teams" | "outbox">, input: ReplaceFileInput): Promise<ReplaceOutcome> {
-  if (input.fileIdToReplace === input.sourceFileId) {
-    throw serviceError(Code.InvalidArgument, "file.error.replaceSameFile", "fileIdToReplace and sourceFileId must be different files", { fileId: input.sourceFileId });
-  }
+  if (input.fileIdToReplace === input.sourceFileId) throw sameFile(input.sourceFileId);
   const { teams, outbox } = deps;
   const mode = input.teamAssignmentMode ?? "MERGE";
-  await requireFile(trx, input.customerId, input.fileIdToReplace, true);
-  await requireFile(trx, input.customerId, input.sourceFileId, true);
-  await teams.applyReplace(trx, input.fileIdToReplace, input.sourceFileId, mode);
+  // From here on the rows' ids, not the caller's spelling: a UUID in capitals names the same file,
+  // so it must neither pass the check above (the file would be "replaced" by itself, then deleted)
+  // nor reach the event, whose consumers match references by the stored (lowercase) id.
+  const fileIdToReplace = (await requireFile(trx, input.customerId, input.fileIdToReplace, true)).id;
+  const sourceFileId = (await requireFile(trx, input.customerId, input.sourceFileId, true)).id;
+  if (fileIdToReplace === sourceFileId) throw sameFile(sourceFileId);
+  await teams.applyReplace(trx, fileIdToReplace, sourceFileId, mode);
   // MERGE / OVERWRITE may change the source file's teams: core's tag index follows.
-  if (mode !== "KEEP_TARGET") await announceFileTags(trx, outbox, [input.sourceFileId]);
-  await enqueueFileReplaced(outbox, trx, input.customerId, { fileIdToReplace: input.fileIdToReplace, sourceFileId: input.sourceFileId, removeOldFile: input.removeOldFile, teamAssignmentMode: mode });
-  const deleted = input.removeOldFile ? await deleteFileRows(trx, teams, input.customerId, [input.fileIdToReplace]) : [];
+  if (mode !== "KEEP_TARGET") await announceFileTags(trx, outbox, [sourceFileId]);
+  await enqueueFileReplaced(outbox, trx, input.customerId, { fileIdToReplace, sourceFileId, removeOldFile: input.removeOldFile, teamAssignmentMode: mode });
+  const deleted = input.removeOldFile ? await deleteFileRows(trx, teams, input.customerId, [fileIdToReplace]) : [];
   await announceDeletedFiles(trx, outbox, input.customerId, deleted, false);
   return { customerId: input.customerId, deleted };
+}
+
+function sameFile(fileId: string) {
+  return serviceError(Code.InvalidArgument, "file.error.replaceSameFile", "fileIdToReplace and sourceFileId must be different files", { fileId });
 }
 
 /** The whole replace in its own transaction (the replaceFileReference RPC). */

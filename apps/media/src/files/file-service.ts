@@ -60,7 +60,12 @@ export function fileService(deps: FileDeps, peers?: Peers): Partial<ServiceImpl<
         removeOldFile: req.removeOldFile ?? false,
         teamAssignmentMode: modeOf(req.teamAssignmentMode),
       };
-      await deps.teams.assertWritable(deps.knex, auth, "file", [input.fileIdToReplace, input.sourceFileId]);
+      // The source is a file of that tenant before its teams are read: another tenant's id is
+      // file.error.notFound whatever teams it holds there (a team lookup first told them apart).
+      const source = await requireFile(deps.knex, input.customerId, input.sourceFileId);
+      // The rows' ids, not the caller's spelling: assignments are keyed by the stored (lowercase) id, so a
+      // UUID in capitals found no teams, and a read-only or hidden file passed as one without teams.
+      await deps.teams.assertWritable(deps.knex, auth, "file", [target.id, source.id]);
       await replaceFile(deps, input);
       return {};
     },

@@ -84,12 +84,19 @@ export interface BatchInput {
 /** Files and folders one batch may name: each is read and locked in the batch's one transaction. */
 const MAX_BATCH_ITEMS = 1000;
 
-/** The batch body of moveBatchToFolder / removeBatch; more than MAX_BATCH_ITEMS ids is a 400 (split it). */
+/**
+ * The batch body of moveBatchToFolder / removeBatch; more than MAX_BATCH_ITEMS ids is a 400 (split it).
+ * A batch naming nothing is a 400 too: a misspelt key (`fileIDs`), which the edge drops, or a missing
+ * body would otherwise answer a success that moved or deleted nothing.
+ */
 export function batchOf(body: { fileIds?: string[]; folderIds?: string[] } | undefined): BatchInput {
   const batch = { fileIds: body?.fileIds ?? [], folderIds: body?.folderIds ?? [] };
   const items = batch.fileIds.length + batch.folderIds.length;
   if (items > MAX_BATCH_ITEMS) {
     throw serviceError(Code.InvalidArgument, "fileFolder.error.batchTooLarge", `A batch names at most ${MAX_BATCH_ITEMS} files and folders (got ${items}); send several batches`, { maxItems: MAX_BATCH_ITEMS, items });
+  }
+  if (unique(batch.fileIds).length + unique(batch.folderIds).length === 0) {
+    throw serviceError(Code.InvalidArgument, "fileFolder.error.batchEmpty", "The batch names no files or folders (fileIds, folderIds): nothing would change", { parameters: ["fileIds", "folderIds"] });
   }
   return batch;
 }

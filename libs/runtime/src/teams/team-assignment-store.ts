@@ -50,10 +50,19 @@ export async function assignmentsOfResource(db: Db, resourceId: string): Promise
 }
 
 export async function assignmentsOfResources(db: Db, resourceIds: readonly string[]): Promise<Map<string, ResourceTeamAssignment[]>> {
-  const result = new Map<string, ResourceTeamAssignment[]>(resourceIds.map((id) => [id, []]));
+  // Keyed by the ids as given; rows carry the stored (lowercase) id: a UUID in capitals names the same
+  // resource, and must not read as one without teams (a write check would pass it).
+  const result = new Map<string, ResourceTeamAssignment[]>();
+  const byStoredId = new Map<string, ResourceTeamAssignment[]>();
+  for (const id of resourceIds) {
+    const stored = id.toLowerCase();
+    const list = byStoredId.get(stored) ?? [];
+    byStoredId.set(stored, list);
+    result.set(id, list);
+  }
   if (resourceIds.length === 0) return result;
   const rows = await db("team_assignment").whereRaw(...matchesAnyUuid("resource_id", resourceIds)).select("resource_id", "team_id", "read_only");
-  for (const r of rows as { resource_id: string; team_id: string; read_only: boolean }[]) result.get(r.resource_id)?.push({ teamId: r.team_id, readOnly: r.read_only });
+  for (const r of rows as { resource_id: string; team_id: string; read_only: boolean }[]) byStoredId.get(r.resource_id)?.push({ teamId: r.team_id, readOnly: r.read_only });
   return result;
 }
 
