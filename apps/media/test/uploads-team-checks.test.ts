@@ -51,7 +51,7 @@ describe("simple upload with fileIdToReplace: the replaced file's team check", {
 
     const res = await upload(restricted.token, "new.png", { teamIds: `${teamA}:false`, fileIdToReplace: b.body[0].id, removeOldFile: true });
     expect(res.status, res.text).toBe(404);
-    expect(res.body.key).toBe("team.error.resourceNotFound");
+    expect(res.body.key).toBe("file.error.notFound");
     // The team-B file is untouched, and nothing of the refused upload was kept.
     const owners = await http().get("/api/v2/file", { token: t.owner.token, query: { search: `id=${b.body[0].id}` } });
     expect(owners.body.totalElements).toBe(1);

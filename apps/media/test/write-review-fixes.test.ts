@@ -121,7 +121,7 @@ describe("'Replace file across all usages ... fileIdToReplace (required), source
     const source = await lib.file(a);
     await assignFile(a, source.id, teamA);
 
-    for (const [target, status, key] of [[readOnly, 403, "team.error.readOnly"], [hidden, 404, "team.error.resourceNotFound"]] as const) {
+    for (const [target, status, key] of [[readOnly, 403, "team.error.readOnly"], [hidden, 404, "file.error.notFound"]] as const) {
       for (const id of [target.id, target.id.toUpperCase()]) {
         // Before: the team lookup keyed by the caller's spelling found no teams for the capitals (200 and the file deleted).
         const res = await lib.http.put("/api/file/replaceFileReference", { token: restricted.token, query: { fileIdToReplace: id, sourceFileId: source.id, removeOldFile: true } });
@@ -131,5 +131,30 @@ describe("'Replace file across all usages ... fileIdToReplace (required), source
     }
     await new Promise((r) => setTimeout(r, 300));
     expect([...eventsNaming(readOnly.id), ...eventsNaming(hidden.id)]).toEqual([]);
+  });
+});
+
+describe("document 2 'restricted = sees only team-assigned resources': a file or folder the caller's teams hide answers as a missing one", () => {
+  it("PUT and DELETE on a hidden file, DELETE on a hidden folder: the same 404 body as for an id that does not exist", async () => {
+    const restricted: TenantUser = await createUser(lib.http, lib.admin, a.id, "EDITOR", { restricted: true });
+    const [mine, other] = [await team(a, "mine"), await team(a, "other")];
+    const member = await lib.http.post("/api/user/updateTeamAssignments", { token: a.owner.token, query: { email: restricted.email }, body: { assignToTeams: [{ teamId: mine, readOnly: false }] } });
+    expect(member.status, member.text).toBeLessThan(300);
+    const hidden = await lib.file(a);
+    await assignFile(a, hidden.id, other);
+    const hiddenFolder = await lib.folder(a, a.rootId, `hidden-${randomUUID()}`, { teamIds: `${other}:false` });
+    const missing = randomUUID();
+    const answer = (res: { status: number; body: any }, id: string) => [res.status, res.body?.key, JSON.stringify(res.body?.details).replaceAll(id, "<id>"), res.body?.message?.replaceAll(id, "<id>")];
+    const put = (id: string) => lib.http.put(`/api/file/${id}`, { token: restricted.token, body: { name: "x.png" } });
+    const del = (id: string) => lib.http.delete(`/api/file/${id}`, { token: restricted.token });
+    const delFolder = (id: string) => lib.http.delete(`/api/fileFolder/${id}`, { token: restricted.token });
+    for (const call of [put, del]) {
+      const [h, m] = [await call(hidden.id), await call(missing)];
+      expect(answer(h, hidden.id)).toEqual(answer(m, missing));
+      expect(h.body.key).toBe("file.error.notFound");
+    }
+    const [h, m] = [await delFolder(hiddenFolder.id), await delFolder(missing)];
+    expect(answer(h, hiddenFolder.id)).toEqual(answer(m, missing));
+    expect(await row(hidden.id)).toBeDefined();
   });
 });

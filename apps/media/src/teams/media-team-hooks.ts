@@ -21,6 +21,8 @@ import {
   requireCreatorCanWrite,
 } from "@signage/runtime";
 import type { MediaTeamHooks, TeamAssignmentInput, TeamResourceKind } from "../files/team-hooks.js";
+import { fileNotFound } from "../files/file-repository.js";
+import { folderNotFound } from "../folders/folder-repository.js";
 
 // A team created a moment ago reaches the replica within milliseconds (core's
 // outbox relay publishes right after the commit); wait that long before refusing.
@@ -81,7 +83,9 @@ export function mediaTeamHooks(tables: TeamResourceTables, facts: TeamFactsSourc
       const access = await teamAccessForCaller(facts, auth.caller);
       if (access.kind === "full" || resourceIds.length === 0) return;
       const assignments = await assignmentsOfResources(db, resourceIds);
-      for (const id of resourceIds) requireWritable(access, kind, id, assignments.get(id) ?? []);
+      // A file or folder the caller's teams hide answers as a missing one (its existence is not the caller's to learn).
+      const notFound = kind === "file" ? fileNotFound : folderNotFound;
+      for (const id of resourceIds) requireWritable(access, kind, id, assignments.get(id) ?? [], notFound);
     },
 
     async assertTreeWritable(db, auth, folderId, resourceIds) {

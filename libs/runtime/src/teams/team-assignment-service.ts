@@ -49,10 +49,19 @@ function readOnlyRefused(resourceType: string, id: string) {
   return serviceError(Code.PermissionDenied, "team.error.readOnly", `${resourceType} '${id}' is read-only for you through its team assignments`, { resourceType, id });
 }
 
-/** 404 when the caller's teams do not see the resource, 403 when they see it read-only. */
-export function requireWritable(access: TeamAccess, resourceType: string, id: string, assignments: Parameters<typeof resourceAccess>[1]): void {
+/**
+ * 404 when the caller's teams do not see the resource, 403 when they see it read-only. `notFound`:
+ * the service's own answer for a missing resource, so a hidden one cannot be told from it.
+ */
+export function requireWritable(
+  access: TeamAccess,
+  resourceType: string,
+  id: string,
+  assignments: Parameters<typeof resourceAccess>[1],
+  notFound: (id: string) => Error = (missing) => resourceNotFound(resourceType, missing),
+): void {
   const level = resourceAccess(access, assignments);
-  if (level === "none") throw resourceNotFound(resourceType, id);
+  if (level === "none") throw notFound(id);
   if (level === "read") throw readOnlyRefused(resourceType, id);
 }
 
