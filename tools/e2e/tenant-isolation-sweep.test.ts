@@ -49,6 +49,7 @@ const SKIPPED: Record<string, string> = {
   "POST /api/customer": "creates a new tenant: no tenant-A parameter to fill (its 401/403 are in the checks below; ownerSubresellerId is covered through PUT /api/customer/{id})",
   "GET /storage/v1/blobs/{blob}": "PUBLIC, authorised by an HMAC signature over the key, not by tenant; a forged signature is checked separately below",
   "PUT /storage/v1/parts/{upload_id}/{part_number}": "PUBLIC, authorised by an HMAC signature, not by tenant; a forged signature is checked separately below",
+  "GET /api/customApp/files/{token}/{path=**}": "PUBLIC, authorised by an HMAC signature over the package root, not by tenant; a forged signature is checked separately below",
 };
 
 /** How each request field is filled with a tenant's ids (by the field's JSON name; `id` depends on the path). */
@@ -102,6 +103,8 @@ const FILL: Record<string, (r: RestRoute, I: Ids) => string | number | undefined
   keyword: (_r, I) => MARK.slice(0, 4),
   teamAssignmentMode: (_r, I) => "MERGE",
   blob: (_r, I) => `customers/${I.customerId}/x`,
+  token: () => "forged.1.signature",
+  path: () => "index.html",
 };
 
 /** Minimal valid bodies, by operation; JSON `{}` otherwise. A function builds multipart bodies. */
@@ -452,5 +455,8 @@ describe("tenant-isolation sweep over every served REST operation", () => {
     const part = await platform.http.put(`/storage/v1/parts/${A.uploadId}/1`, { query: { expires: String(Date.now() + 60_000), maxSize: "10", signature: "forged" }, body: Buffer.from("x"), headers: { "content-type": "application/octet-stream" } });
     expect(part.status, part.text).toBeGreaterThanOrEqual(400);
     expect(part.status, part.text).toBeLessThan(500);
+    const [appRoot] = (await platform.knexOf("media")("custom_app").where({ id: A.appId }).pluck("app_root_path")) as string[];
+    const appFile = await platform.http.get(`/api/customApp/files/${Buffer.from(appRoot).toString("base64url")}.${Date.now() + 60_000}.forged/index.html`);
+    expect([appFile.status, appFile.body.key], appFile.text).toEqual([403, "storage.error.invalidSignature"]);
   });
 });

@@ -16,4 +16,15 @@ describe("OpenAPI: header-filled download fields", () => {
     ]);
     expect(parameters.filter((p) => p.in === "query").map((p) => p.name)).toEqual(["expires", "filename", "contentType", "signature"]);
   });
+
+  it("publishes a private app's file route as /api/customApp/files/{token}/{path} (no `=**`): PUBLIC, Range and If-None-Match headers, no query", () => {
+    const routes = buildRouteTable(allFiles);
+    const document = generateOpenApi(routes, {}, unbuiltOperations(routes)) as { paths: Record<string, Record<string, { security?: unknown[]; parameters: Array<{ name: string; in: string; required: boolean }> }>> };
+    expect(Object.keys(document.paths).filter((p) => p.includes("=**"))).toEqual([]);
+    const op = document.paths["/api/customApp/files/{token}/{path}"].get;
+    expect(op.security).toEqual([]);
+    expect(op.parameters.filter((p) => p.in === "path").map((p) => p.name)).toEqual(["token", "path"]);
+    expect(op.parameters.filter((p) => p.in === "header").map((p) => p.name)).toEqual(["Range", "If-None-Match"]);
+    expect(op.parameters.filter((p) => p.in === "query")).toEqual([]);
+  });
 });

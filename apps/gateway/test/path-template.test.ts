@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createRouterTransport } from "@connectrpc/connect";
 import { allFiles } from "@signage/contracts";
 import { TeamService, ListResourceTeamAssignmentsRequestSchema, ListTeamResourceAssignmentsRequestSchema } from "@signage/contracts/signage/core/v1/team_pb";
+import { GetMyAppFileRequestSchema } from "@signage/contracts/signage/media/v1/custom_app_pb";
 import { createGateway, upstreamsByPackage } from "../src/index.js";
 import { parsePathTemplate } from "../src/routes/path-template.js";
 import { bearerFetch as fetch } from "./support/bearer-fetch.js";
@@ -15,6 +16,13 @@ describe("path templates", () => {
     expect(parsePathTemplate("/api/team/{resource_type}/{resource_id}/assignments", ListResourceTeamAssignmentsRequestSchema).routerPath).toBe(
       "/api/team/:resourceType/:resourceId/assignments",
     );
+  });
+
+  it("`{path=**}` binds the rest of the path, slashes included (a private app's files: `css/app.css`), and only at the end", () => {
+    const t = parsePathTemplate("/api/customApp/files/{token}/{path=**}", GetMyAppFileRequestSchema);
+    expect(t.routerPath).toBe("/api/customApp/files/:token/*path");
+    expect(t.variables.map((v) => v.param)).toEqual(["token", "path"]);
+    expect(() => parsePathTemplate("/api/customApp/files/{path=**}/{token}", GetMyAppFileRequestSchema)).toThrow(/must end the path/);
   });
 
   it("quotes a variable followed by literal text in the same segment", () => {

@@ -40,7 +40,7 @@ export const mediaModule: ServiceModule = {
         teams.register(router);
         router.service(FileUploadService, fileUploadService(uploads));
         router.service(BlobAccessService, blobAccessService(uploads));
-        router.service(CustomAppService, customAppService({ knex: ctx.knex, store: storage.store, newId: ctx.newId, limits: zipLimitsFromEnv(ctx.env), peers: ctx.peers, logger: ctx.logger }));
+        router.service(CustomAppService, customAppService({ knex: ctx.knex, store: storage.store, storage, newId: ctx.newId, limits: zipLimitsFromEnv(ctx.env), peers: ctx.peers, logger: ctx.logger }));
       },
       directory: createReplicaTenantDirectory(ctx.knex),
       currentUser: teams.currentUser,

@@ -9,7 +9,7 @@ import { packageManifest } from "../src/custom-apps/package/package-manifest.js"
 import { PackageError } from "../src/custom-apps/package/package-error.js";
 import { walkZip } from "../src/custom-apps/package/zip-walk.js";
 import { DEFAULT_ZIP_LIMITS, type ZipLimits } from "../src/custom-apps/package/zip-limits.js";
-import { entryPathToKey } from "../src/custom-apps/package/blob-key-encoding.js";
+import { entryPathToKey, keyToEntryPath } from "../src/custom-apps/package/blob-key-encoding.js";
 import { bundleZip, handMadeZip, widgetZip, zipOf } from "./support/custom-apps-zip.js";
 
 let dir: string;
@@ -70,6 +70,10 @@ describe("safe unzip: entry names", () => {
     expect(entryPathToKey("js/app.min.js")).toBe("js/app.min.js");
     expect(entryPathToKey("my file.png")).toBe("my=20file.png");
     expect(entryPathToKey(".hidden/a=b")).toBe("=2Ehidden/a=3Db");
+  });
+
+  it("a key reads back as its entry path (the served URL names the entry, custom-app-files.ts maps it to the key again)", () => {
+    for (const path of ["js/app.min.js", "my file.png", ".hidden/a=b", "ü/日本語 😀.txt", "100%/=2E", "a/.b/..c"]) expect(keyToEntryPath(entryPathToKey(path)), path).toBe(path);
   });
 });
 

@@ -33,6 +33,8 @@ async function create(token: string, body: Record<string, unknown>) {
 const upload = (token: string, id: number, zip: Buffer, contentType?: string) => http.post(`${BASE}/${id}/upload`, { token, body: packageForm(zip, contentType) });
 const download = (token: string, id: number) => fetch(`${env.platform.url}${BASE}/${id}/download`, { headers: { authorization: `Bearer ${token}` } });
 const exists = (key: string) => access(join(env.blobRoot, key)).then(() => true, () => false);
+/** The stored row: responses carry URLs, the row the blob keys behind them. */
+const rowOf = (id: number) => env.platform.knexOf("media")("custom_app").where({ id }).first();
 
 describe("create, list, update, delete", () => {
   it("'created: disabled, private, repository updates off, no package'; type WIDGET and widgetCategory CUSTOM_APPS by default", async () => {
@@ -148,11 +150,12 @@ describe("create, list, update, delete", () => {
     const app = await create(A.token, { name: "Doomed" });
     const up = await upload(A.token, app.id, await widgetZip({ name: "doomed", version: "1" }));
     expect(up.status, up.text).toBe(200);
-    expect(await exists(up.body.entryPoint)).toBe(true);
+    const { entry_point: entryKey } = await rowOf(app.id);
+    expect(await exists(entryKey)).toBe(true);
     const del = await http.delete(`${BASE}/${app.id}`, { token: A.token });
     expect(del.status).toBeLessThan(300);
     expect((await http.put(`${BASE}/${app.id}`, { token: A.token, body: { name: "x" } })).status).toBe(404);
-    expect(await exists(up.body.entryPoint)).toBe(false);
+    expect(await exists(entryKey)).toBe(false);
     expect((await http.delete(`${BASE}/${app.id}`, { token: A.token })).status).toBe(404);
   });
 });
@@ -166,13 +169,15 @@ describe("upload and download", () => {
     const body = res.body;
     expect(body).toMatchObject({ id: app.id, appId: "weather-widget", version: "1.2.3", sizeBytes: zip.length, enabled: false, type: "WIDGET" });
     expect(body.config).toMatchObject({ name: "weather-widget", version: "1.2.3" });
-    expect(body.appRootPath).toMatch(new RegExp(`^custom-apps/${A.customerId}/${app.id}/[^/]+/files/$`));
+    // "use these returned values instead of building storage URLs": URLs that serve the package (custom-app-files.test.ts).
+    expect(body.appRootPath).toMatch(/^\/api\/customApp\/files\/[^/]+\/$/);
     expect(body.entryPoint).toBe(`${body.appRootPath}index.html`);
     expect(body.iconPath).toBe(`${body.appRootPath}icon.png`);
     expect([...body.resourceList].sort()).toEqual(["config.json", "icon.png", "index.html", "js/main.js"]);
     expect(body.lastUpdated).toBeGreaterThanOrEqual(app.lastUpdated);
-    // "use these returned values instead of building storage URLs": they name stored blobs.
-    for (const key of [body.entryPoint, body.iconPath, body.appRootPath + "js/main.js"]) expect(await exists(key), key).toBe(true);
+    const row = await rowOf(app.id);
+    expect(row.app_root_path).toMatch(new RegExp(`^custom-apps/${A.customerId}/${app.id}/[^/]+/files/$`));
+    for (const key of [row.entry_point, row.icon_path, row.app_root_path + "js/main.js"]) expect(await exists(key), key).toBe(true);
     // Now packaged, it can be enabled.
     const enabled = await http.put(`${BASE}/${app.id}`, { token: A.token, body: { enabled: true } });
     expect(enabled.body.enabled).toBe(true);
@@ -207,13 +212,14 @@ describe("upload and download", () => {
   it("'An upload replaces the previous package': new identity/version, old blobs removed", async () => {
     const app = await create(A.token, { name: "Versioned" });
     const first = await upload(A.token, app.id, await widgetZip({ name: "versioned", version: "1" }));
+    const firstRow = await rowOf(app.id);
     const v2 = await widgetZip({ name: "versioned", version: "2" }, { "extra.css": "body{}" });
     const second = await upload(A.token, app.id, v2);
     expect(second.status, second.text).toBe(200);
     expect(second.body.version).toBe("2");
     expect(second.body.appRootPath).not.toBe(first.body.appRootPath);
-    expect(await exists(first.body.entryPoint)).toBe(false);
-    expect(await exists(second.body.appRootPath + "extra.css")).toBe(true);
+    expect(await exists(firstRow.entry_point)).toBe(false);
+    expect(await exists((await rowOf(app.id)).app_root_path + "extra.css")).toBe(true);
     const dl = await download(A.token, app.id);
     expect(Buffer.from(await dl.arrayBuffer()).equals(v2)).toBe(true);
   });

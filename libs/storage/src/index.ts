@@ -27,8 +27,10 @@ export { flushBehind, flushSlots, FLUSH_BEHIND_BYTES, type FlushBehind, type Flu
 export {
   presignedBlobUrl,
   presignedPartUrl,
+  presignedPrefixToken,
   verifyPresignedBlob,
   verifyPresignedPart,
+  verifyPresignedPrefixToken,
   type PresignedBlobQuery,
   type PresignedPartQuery,
 } from "./presigned-urls.js";

@@ -1,6 +1,8 @@
 // The gateway-served presigned URLs (filesystem store parts, and blob
 // downloads for any store): how they are built and checked. The owning
 // service verifies them in its PUBLIC RPCs behind PRESIGNED_*_PATH.
+// A prefix token signs a whole key prefix instead of one key (a private app's
+// unpacked files: relative URLs inside its HTML resolve under one signed prefix).
 import { signedQuery, type SignatureCheck, type UrlSigner } from "./url-signer.js";
 import { decodeKeySegment, encodeKeySegment, PRESIGNED_BLOB_PATH, PRESIGNED_PART_PATH } from "./filesystem/fs-paths.js";
 
@@ -49,4 +51,23 @@ export function verifyPresignedPart(signer: UrlSigner, query: PresignedPartQuery
 export function verifyPresignedBlob(signer: UrlSigner, query: PresignedBlobQuery, now?: number): { check: SignatureCheck; key: string } {
   const key = decodeKeySegment(query.blob);
   return { check: signer.verify("GET", `blob:${key}`, blobParams(query), query.signature, now), key };
+}
+
+/**
+ * `<base64url(prefix)>.<expires>.<signature>`: one URL path segment (base64url and digits have
+ * no "." or "/"). The HMAC covers the prefix and the expiry under its own resource name
+ * (`prefix:`), so a blob or part signature can never be replayed as a prefix token.
+ */
+export function presignedPrefixToken(signer: UrlSigner, prefix: string, expiresAt: number): string {
+  const expires = String(expiresAt);
+  return `${encodeKeySegment(prefix)}.${expires}.${signer.sign("GET", `prefix:${prefix}`, { expires })}`;
+}
+
+/** The signed prefix and expiry (Unix ms), or "invalid" for a token that is malformed or altered, "expired" past its expiry. */
+export function verifyPresignedPrefixToken(signer: UrlSigner, token: string, now?: number): { check: SignatureCheck; prefix: string; expiresAt: number } {
+  const parts = token.split(".");
+  if (parts.length !== 3 || !/^\d{1,16}$/.test(parts[1])) return { check: "invalid", prefix: "", expiresAt: 0 };
+  const [encoded, expires, signature] = parts;
+  const prefix = decodeKeySegment(encoded);
+  return { check: signer.verify("GET", `prefix:${prefix}`, { expires }, signature, now), prefix, expiresAt: Number(expires) };
 }

@@ -205,7 +205,7 @@ export function generateOpenApi(
   const paths: Record<string, Record<string, unknown>> = {};
   const operationIds = new Set<string>();
   for (const route of routes) {
-    const path = route.template.pattern.replace(/\{([a-zA-Z0-9_]+)\}/g, (_m, name: string) => `{${route.template.variables.find((v) => v.field.name === name)?.param ?? name}}`);
+    const path = route.template.pattern.replace(/\{([a-zA-Z0-9_]+)(?:=[^}]*)?\}/g, (_m, name: string) => `{${route.template.variables.find((v) => v.field.name === name)?.param ?? name}}`);
     const op = operation(route, schemas, summaries.get(routeKey(route.verb, route.template.pattern)));
     // An RPC with additional_bindings has one operation per binding: operationIds must stay unique (OpenAPI 3.1, 4.8.10).
     const base = op.operationId as string;

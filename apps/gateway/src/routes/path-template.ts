@@ -21,7 +21,7 @@ export interface PathTemplate {
 
 export function parsePathTemplate(pattern: string, input: DescMessage): PathTemplate {
   const variables: PathVariable[] = [];
-  const routerPath = pattern.replace(/\{([a-zA-Z0-9_.]+)(=[^}]*)?\}/g, (match: string, name: string, _pattern: string, offset: number, whole: string) => {
+  const routerPath = pattern.replace(/\{([a-zA-Z0-9_.]+)(=[^}]*)?\}/g, (match: string, name: string, segments: string | undefined, offset: number, whole: string) => {
     if (name.includes(".")) throw new Error(`${input.typeName}: nested path variables are not supported (${pattern})`);
     const field = input.fields.find((f) => f.name === name);
     if (!field) throw new Error(`${input.typeName}: path variable {${name}} names no field (${pattern})`);
@@ -29,6 +29,12 @@ export function parsePathTemplate(pattern: string, input: DescMessage): PathTemp
       throw new Error(`${input.typeName}: path variable {${name}} must be a scalar field`);
     }
     variables.push({ param: field.jsonName, field });
+    // `{path=**}` (google.api.http: the rest of the path, slashes included) as a router wildcard;
+    // the router percent-decodes the whole tail once, so the service sees "a/b c.css".
+    if (segments === "=**") {
+      if (offset + match.length !== whole.length) throw new Error(`${input.typeName}: {${name}=**} must end the path (${pattern})`);
+      return `*${field.jsonName}`;
+    }
     // A variable inside a segment (`/api/team/{resource_type}Assignments`): quote the
     // router name so the literal after it is not read as part of the name.
     const followedByName = /[A-Za-z0-9_$]/.test(whole.charAt(offset + match.length));

@@ -16,6 +16,7 @@ export const CustomAppErrorKey = {
   identityTaken: "customApp.error.identityTaken",
   noPackage: "customApp.error.noPackage",
   fileMissing: "customApp.error.fileMissing",
+  invalidFilePath: "customApp.error.invalidFilePath",
   payloadTooLarge: "upload.error.payloadTooLarge",
   unsupportedMediaType: "media.error.unsupportedMediaType",
 } as const;
@@ -53,3 +54,7 @@ export const notZipMediaType = (contentType: string) =>
 /** "Private app name blank or invalid -> HTTP 400": a field whose value the contract does not allow. */
 export const invalidValue = (field: string, problem: string) =>
   serviceError(Code.InvalidArgument, CustomAppErrorKey.invalidValue, `The private app's ${field} is invalid: ${problem}`, { field });
+
+/** A served file's path that no package entry can have ("..", "." or empty segments, backslashes, control characters). */
+export const invalidFilePath = (problem: string) =>
+  serviceError(Code.InvalidArgument, CustomAppErrorKey.invalidFilePath, `Not a path inside the package: ${problem}`, { reason: problem });

@@ -1,4 +1,6 @@
-// custom_app rows -> the CustomApp message (enums by their short names).
+// custom_app rows -> the CustomApp message (enums by their short names). Its
+// appRootPath, entryPoint, iconPath are still blob keys here: the service turns
+// them into served URLs (app-file-urls.ts).
 import { create } from "@bufbuild/protobuf";
 import {
   CustomAppOwnershipType,

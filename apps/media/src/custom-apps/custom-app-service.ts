@@ -8,6 +8,7 @@ import type { CustomAppDeps } from "./custom-app-deps.js";
 import { requireKnownCustomer } from "../files/core-customer.js";
 import { appNotFound, fileMissing } from "./custom-app-errors.js";
 import { customAppToMessage } from "./custom-app-mapper.js";
+import type { CustomAppRow } from "./custom-app-row.js";
 import { customAppResource } from "./custom-app-resource.js";
 import { insertApp, lockApp, updateApp } from "./custom-app-repository.js";
 import { createColumns, updateColumns } from "./custom-app-rules.js";
@@ -16,6 +17,8 @@ import { discardBlobs, scheduleBlobRemoval } from "../storage/blob-intents.js";
 import { uploadPackage } from "./package-upload.js";
 import { downloadPackage } from "./package-download.js";
 import { DEFAULT_ZIP_LIMITS } from "./package/zip-limits.js";
+import { createAppFileUrls } from "./app-file-urls.js";
+import { serveAppFile } from "./custom-app-files.js";
 
 /** The customer a new app belongs to: the caller's own unless the selector names one. */
 function creationCustomer(auth: AuthContext, selector: bigint | undefined): number {
@@ -49,10 +52,16 @@ function appId(id: bigint): number {
 export function customAppService(deps: CustomAppDeps): ServiceImpl<typeof CustomAppService> {
   const { knex, store, newId } = deps;
   const limits = { ...DEFAULT_ZIP_LIMITS, ...deps.limits };
+  const { signer, config } = deps.storage;
+  const urls = createAppFileUrls({ signer, baseUrl: config.publicBaseUrl, windowMs: config.downloadUrlWindowMs, now: deps.now });
+  // Stored keys become the URLs that serve them ("use these returned values instead of building storage URLs").
+  const toMessage = (row: CustomAppRow) => urls.complete(customAppToMessage(row));
 
   return {
-    listMyApps(req, ctx: HandlerContext) {
-      return listRpc(ctx, { knex, resource: customAppResource, message: CustomAppSchema, query: req.query, scope: listScope(requireAuth(ctx), req.customerId) });
+    async listMyApps(req, ctx: HandlerContext) {
+      const page = await listRpc(ctx, { knex, resource: customAppResource, message: CustomAppSchema, query: req.query, scope: listScope(requireAuth(ctx), req.customerId) });
+      for (const app of page.content) urls.complete(app);
+      return page;
     },
 
     async createMyApp(req, ctx) {
@@ -60,7 +69,7 @@ export function customAppService(deps: CustomAppDeps): ServiceImpl<typeof Custom
       const customerId = creationCustomer(auth, req.customerId);
       if (customerId !== auth.caller.customerId) await requireKnownCustomer(ctx, deps, customerId);
       const row = await insertApp(knex, createColumns(customerId, req.app));
-      return { app: customAppToMessage(row) };
+      return { app: toMessage(row) };
     },
 
     async updateMyApp(req, ctx) {
@@ -72,7 +81,7 @@ export function customAppService(deps: CustomAppDeps): ServiceImpl<typeof Custom
         const columns = updateColumns(current, req.app);
         return Object.keys(columns).length === 0 ? current : updateApp(trx, id, columns);
       });
-      return { app: customAppToMessage(row) };
+      return { app: toMessage(row) };
     },
 
     async deleteMyApp(req, ctx) {
@@ -95,12 +104,17 @@ export function customAppService(deps: CustomAppDeps): ServiceImpl<typeof Custom
       const first = await iterator.next();
       if (first.done) throw fileMissing();
       const row = await uploadPackage({ knex, store, newId, limits, scope: auth.scope, id: appId(first.value.id), parts: bodyParts(first.value, iterator) });
-      return { app: customAppToMessage(row) };
+      return { app: toMessage(row) };
     },
 
     downloadMyAppPackage(req, ctx) {
       const auth = requireAuth(ctx);
       return downloadPackage(knex, store, auth.scope, appId(req.id));
+    },
+
+    // PUBLIC: authorised by the URL's signature, not by a bearer token.
+    getMyAppFile(req) {
+      return serveAppFile(req, { knex, store, signer, now: deps.now }) as never;
     },
   };
 }

@@ -2,7 +2,8 @@
 // fresh folder, so a replace never overwrites what the current row points at:
 //   custom-apps/<customerId>/<appId>/<uploadId>/package.zip   the ZIP as uploaded
 //   custom-apps/<customerId>/<appId>/<uploadId>/files/<path>  the unpacked files
-// `appRootPath` is the `files/` prefix; `entryPoint`, `iconPath` are full keys.
+// The row's `app_root_path` is the `files/` prefix; `entry_point`, `icon_path` are
+// full keys. Responses carry the URLs that serve them instead (app-file-urls.ts).
 import { entryPathToKey } from "./package/blob-key-encoding.js";
 import { PackageError } from "./package/package-error.js";
 

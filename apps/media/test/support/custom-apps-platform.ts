@@ -9,6 +9,8 @@ import { createCustomer, createUser, startPlatform, TEST_ADMIN, type TenantUser,
 import { mediaModule } from "../../src/module.js";
 
 export const MAX_UPLOAD_BYTES = 256 * 1024;
+/** Signs the package file URLs (appRootPath, entryPoint, iconPath); a test may sign its own with it. */
+export const SIGNING_SECRET = "custom-apps-test-signing-secret-0123";
 
 export interface CustomAppsPlatform {
   platform: TestPlatform;
@@ -18,12 +20,12 @@ export interface CustomAppsPlatform {
   close(): Promise<void>;
 }
 
-export async function startCustomAppsPlatform(): Promise<CustomAppsPlatform> {
+export async function startCustomAppsPlatform(env: Record<string, string> = {}): Promise<CustomAppsPlatform> {
   const blobRoot = await mkdtemp(join(tmpdir(), "custom-apps-blobs-"));
   const platform = await startPlatform({
     modules: [coreModule, mediaModule],
     prefix: "custom_apps_test",
-    env: { STORAGE_URL: pathToFileURL(blobRoot).href, CUSTOM_APP_MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES) },
+    env: { STORAGE_URL: pathToFileURL(blobRoot).href, STORAGE_SIGNING_SECRET: SIGNING_SECRET, CUSTOM_APP_MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES), ...env },
   });
   const adminToken = await platform.http.login(TEST_ADMIN.email, TEST_ADMIN.password);
   return {

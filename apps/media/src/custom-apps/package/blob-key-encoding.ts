@@ -16,3 +16,11 @@ function encodeSegment(segment: string): string {
 export function entryPathToKey(path: string): string {
   return path.split("/").map(encodeSegment).join("/");
 }
+
+/** The inverse of entryPathToKey: a relative key ("a/b=20c.js") as its entry path ("a/b c.js"). */
+export function keyToEntryPath(key: string): string {
+  return key
+    .split("/")
+    .map((segment) => segment.replace(/(?:=[0-9A-F]{2})+/g, (run) => Buffer.from(run.replaceAll("=", ""), "hex").toString("utf8")))
+    .join("/");
+}
