@@ -52,10 +52,12 @@ describe("customer deletion", () => {
     }
     expect(await core("refresh_token as t").join("app_user as u", "u.id", "t.user_id").where("u.customer_id", customer.id)).toHaveLength(0);
 
-    // Media: once customer.deleted arrived, its rows are gone and the token is refused there too.
+    // Media: once customer.deleted arrived, its rows are gone and the token is refused there too. Core
+    // deletes the users with the customer, so their own deletions may reach media first: the token is
+    // then refused as a deleted user's (401 auth.error.userDeleted) until customer.deleted arrives.
     const media = await eventually(
       () => platform.http.get("/api/v2/fileFolder", { token: owner.token }),
-      (r) => r.status === 401,
+      (r) => r.status === 401 && r.body?.key === "auth.error.customerDeleted",
     );
     expectKey(media.response, 401, "auth.error.customerDeleted");
     console.info(`media refused the deleted customer's token ${media.ms} ms after the delete`);
