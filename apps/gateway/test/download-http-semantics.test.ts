@@ -8,6 +8,7 @@ import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, createRouterTransport } from "@connectrpc/connect";
 import { ErrorDetailSchema } from "@signage/contracts/signage/common/v1/error_pb";
 import { BlobAccessService } from "@signage/contracts/signage/media/v1/upload_pb";
+import { CustomAppService } from "@signage/contracts/signage/media/v1/custom_app_pb";
 import { rangedHead, rangeStart } from "./support/ranged-blob.js";
 import { listenGateway } from "./support/listen-gateway.js";
 
@@ -97,5 +98,61 @@ describe("download edge: HEAD, ranges and conditional requests", () => {
       expect(miss.headers.get("content-range")).toBeNull();
       expect(Buffer.from(await miss.arrayBuffer()).equals(BLOB)).toBe(true);
     }
+  });
+});
+
+// If-Range before range processing: RFC 9110 §13.1.5 "If the validator does not match, then the
+// server MUST ignore the Range header field", and §13.2.2 evaluates If-Range (step 5) before any
+// range processing, so a range past the end answers 416 only when If-Range holds.
+describe("download edge: If-Range before range processing", () => {
+  it("RFC 9110 §13.1.5 'If the validator does not match ... MUST ignore the Range header field': a stale If-Range with a range past the end answers the whole body, 200, not 416", async () => {
+    for (const ifRange of ['"stale"', `W/${ETAG}`, "Wed, 21 Oct 2015 07:28:00 GMT"]) {
+      const res = await fetch(url(), { headers: { range: "bytes=500-", "if-range": ifRange } });
+      expect(res.status, ifRange).toBe(200);
+      expect(res.headers.get("content-range"), ifRange).toBeNull();
+      expect(res.headers.get("etag")).toBe(ETAG);
+      expect(Buffer.from(await res.arrayBuffer()).equals(BLOB), ifRange).toBe(true);
+    }
+  });
+
+  it("with the current validator If-Range holds: the range past the end is still 416 with `Content-Range: bytes */<length>`", async () => {
+    const res = await fetch(url(), { headers: { range: "bytes=500-", "if-range": ETAG } });
+    expect(res.status).toBe(416);
+    expect(res.headers.get("content-range")).toBe(`bytes */${BLOB.length}`);
+    expect(await res.json()).toMatchObject({ key: "storage.error.rangeNotSatisfiable", details: { size: BLOB.length } });
+  });
+});
+
+// RFC 9110 §13.1.2: "If the field value is "*", the condition is false if the origin server has a
+// current representation for the target resource", and a GET or HEAD whose If-None-Match is
+// false answers 304. Document 1: the private-app "Download package | ... | ZIP" answers without
+// an ETag, so only `*` can match it.
+describe("download edge: If-None-Match: * on a download without an ETag", () => {
+  const ZIP = Buffer.from("PK\u0003\u0004zip-bytes");
+  let zipBase = "";
+  let closeZip: () => Promise<void>;
+  const zipTransport = createRouterTransport((router) => {
+    router.service(CustomAppService, {
+      async *downloadMyAppPackage() {
+        yield { body: { kind: { case: "head", value: { status: 200, contentType: "application/zip", filename: "app-1.zip", size: BigInt(ZIP.length), headers: { "Content-Disposition": "attachment" } } } } };
+        yield { body: { kind: { case: "chunk", value: ZIP } } };
+      },
+    } as never);
+  });
+  beforeAll(async () => {
+    ({ base: zipBase, close: closeZip } = await listenGateway(zipTransport));
+  });
+  afterAll(() => closeZip());
+  const zipUrl = () => `${zipBase}/api/customApp/myApps/1/download`;
+
+  it("GET and HEAD with `If-None-Match: *` answer 304 without a body; another tag is no match: 200 with the ZIP", async () => {
+    for (const method of ["GET", "HEAD"]) {
+      const res = await fetch(zipUrl(), { method, headers: { authorization: "Bearer x", "if-none-match": "*" } });
+      expect(res.status, method).toBe(304);
+      expect((await res.arrayBuffer()).byteLength).toBe(0);
+    }
+    const other = await fetch(zipUrl(), { headers: { authorization: "Bearer x", "if-none-match": '"v1"' } });
+    expect(other.status).toBe(200);
+    expect(Buffer.from(await other.arrayBuffer()).equals(ZIP)).toBe(true);
   });
 });
