@@ -205,6 +205,18 @@ describe(`${SEED}: an HTML bundle served at its URLs`, () => {
     }
   });
 
+  it("only the token as issued opens the files: RFC 4648 §3.3 'Implementations MUST reject the encoded data if it contains characters outside the base alphabet' (no `=`, `+`, `/` or space aliases of a signed root) -> 403", async () => {
+    const [prefix, expires, signature] = tokenOf(app.appRootPath).split(".");
+    // The base64 alphabet's `+` and `/` for base64url's `-` and `_` (when the root's encoding has any).
+    const base64 = prefix.replace(/-/g, "+").replace(/_/g, "/");
+    const aliases = [`${prefix}=`, `${prefix}==`, `${prefix}%20`, `%20${prefix}`, `${prefix.slice(0, 8)}%0A${prefix.slice(8)}`, ...(base64 === prefix ? [] : [encodeURIComponent(base64)])];
+    for (const alias of aliases) {
+      const res = await raw(`/api/customApp/files/${alias}.${expires}.${signature}/index.html`);
+      expect([res.status, res.json().key], alias).toEqual([403, "storage.error.invalidSignature"]);
+    }
+    expect((await raw(`/api/customApp/files/${prefix}.${expires}.${signature}/index.html`)).status).toBe(200);
+  });
+
   it("an expired token -> 403 storage.error.urlExpired", async () => {
     const row = await rowOf(app.id);
     const signer = new UrlSigner(SIGNING_SECRET);

@@ -52,6 +52,37 @@ describe("tokens checked against media's replica of the users", { timeout: 30_00
     expect((await createFolder(a.editor.token)).status).toBe(200);
   });
 
+  // A login reads the user, checks the password, then writes last_login and signs: a role change
+  // committing in between leaves a token with the old role and an iat after the change's asOf
+  // (read by its trigger, before the commit). Core refuses it at once; media must too, not for 900 s.
+  it("'Role per operation as listed': a login racing a demotion signs the old role after it; media refuses that token (401 auth.error.tokenOutdated) as core does", async () => {
+    const editor = await createUser(lib.http, lib.admin, a.id, "EDITOR");
+    await replicated(editor, { role: "EDITOR" });
+    const core = lib.platform.knexOf("core");
+    const demotion = await core.transaction();
+    let stale: string;
+    try {
+      // The demotion's trigger reads the clock now; the login below starts over a second later.
+      await demotion("app_user").where({ id: userIdOf(editor) }).update({ role: "VIEWER" });
+      await new Promise((r) => setTimeout(r, 1100));
+      // Reads the committed row (EDITOR), then waits on the row lock to write last_login.
+      const login = lib.http.login(editor.email, editor.password);
+      await new Promise((r) => setTimeout(r, 300));
+      await demotion.commit();
+      stale = await login;
+    } catch (err) {
+      await demotion.rollback();
+      throw err;
+    }
+    expect(JSON.parse(Buffer.from(stale.split(".")[1], "base64url").toString()).role).toBe("EDITOR");
+    await replicated(editor, { role: "VIEWER" });
+    const me = await lib.http.get("/api/v2/user/me", { token: stale });
+    expect([me.status, me.body.key]).toEqual([401, "auth.error.tokenOutdated"]);
+    const write = await createFolder(stale);
+    expect([write.status, write.body.key], write.text).toEqual([401, "auth.error.tokenOutdated"]);
+    expect((await listFolders(await lib.http.login(editor.email, editor.password))).status).toBe(200);
+  });
+
   it("a deleted user's token is refused (401 auth.error.userDeleted) on media too", async () => {
     const viewer = await createUser(lib.http, lib.admin, a.id, "VIEWER");
     expect((await listFolders(viewer.token)).status).toBe(200);
@@ -61,5 +92,18 @@ describe("tokens checked against media's replica of the users", { timeout: 30_00
     const refused = await listFolders(viewer.token);
     expect(refused.status, refused.text).toBe(401);
     expect(refused.body.key).toBe("auth.error.userDeleted");
+  });
+
+  it("a user created again with a deleted one's email is a new user: the old token stays refused, the new one works at once", async () => {
+    const first = await createUser(lib.http, lib.admin, a.id, "EDITOR");
+    expect((await lib.http.delete("/api/user/", { token: lib.admin, query: { email: first.email } })).status).toBeLessThan(300);
+    await replicated(first, { deleted: true });
+    const again = await lib.http.post("/api/user/", { token: lib.admin, query: { customerId: a.id }, body: { email: first.email, name: first.email, role: "EDITOR", password: first.password } });
+    expect(again.status, again.text).toBe(200);
+    const fresh = await lib.http.login(first.email, first.password);
+    expect(userIdOf({ ...first, token: fresh })).not.toBe(userIdOf(first));
+    expect((await createFolder(fresh)).status).toBe(200);
+    const old = await createFolder(first.token);
+    expect([old.status, old.body.key]).toEqual([401, "auth.error.userDeleted"]);
   });
 });

@@ -12,7 +12,7 @@ import { createTestDatabase, type TestDatabase } from "@signage/db";
 import { addUserAccountColumns, createTeamReplicaTables } from "../src/teams/team-tables.js";
 import { createReplicaVersionTable } from "../src/teams/replica-versions.js";
 import { applyTeamEvent } from "../src/teams/team-replica-consumer.js";
-import { replicaCurrentUserCheck, replicaUsers } from "../src/teams/replica-current-user.js";
+import { replicaCurrentUserCheck, replicaUsers, STALE_READ_MARGIN_MS } from "../src/teams/replica-current-user.js";
 import { teamResourceTables } from "../src/teams/team-resource-tables.js";
 
 let db: TestDatabase;
@@ -79,9 +79,28 @@ describe("replica current-user check", () => {
     expect(await verdict(caller(id(3), Role.VIEWER, T0 - 2000))).toBe("ok");
   });
 
-  it("a token issued after the replica's facts passes although they differ: the change it carries has not arrived yet", async () => {
+  it("a token issued well after the replica's facts passes although they differ: the change it carries has not arrived yet", async () => {
     await userAccess(id(4), { role: "VIEWER", asOf: T0 });
-    expect(await verdict(caller(id(4), Role.OWNER, T0 + 2000))).toBe("ok");
+    expect(await verdict(caller(id(4), Role.OWNER, T0 + STALE_READ_MARGIN_MS + 1000))).toBe("ok");
+  });
+
+  // Document 2: "Role per operation as listed". A login reads the user, checks the password and
+  // TOTP, writes last_login, then signs: a demotion committed in between leaves a token with the
+  // old role whose iat (core's clock, whole seconds) is after the demotion's asOf (PostgreSQL's
+  // clock_timestamp(), read before its commit). Core refuses it; media must too, not for 900 s.
+  it("'Role per operation as listed': a token with the old role signed just after a demotion (the login read the user before it committed) is refused", async () => {
+    await userAccess(id(8), { role: "VIEWER", asOf: T0 });
+    for (const signedAfter of [600, 1500, 5000, STALE_READ_MARGIN_MS - 1000]) {
+      expect(await verdict(caller(id(8), Role.EDITOR, T0 + signedAfter)), `signed ${signedAfter} ms after`).toBe("auth.error.tokenOutdated");
+    }
+  });
+
+  it("a fresh token carrying a second change within the margin waits only for that change's event", async () => {
+    await userAccess(id(9), { role: "VIEWER", asOf: T0 });
+    const fresh = caller(id(9), Role.EDITOR, T0 + 3000);
+    expect(await verdict(fresh)).toBe("auth.error.tokenOutdated");
+    await userAccess(id(9), { role: "EDITOR", asOf: T0 + 2500 });
+    expect(await verdict(fresh)).toBe("ok");
   });
 
   it("a user moved to another customer: a token of the old customer issued before is refused", async () => {

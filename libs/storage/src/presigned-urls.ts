@@ -69,5 +69,9 @@ export function verifyPresignedPrefixToken(signer: UrlSigner, token: string, now
   if (parts.length !== 3 || !/^\d{1,16}$/.test(parts[1])) return { check: "invalid", prefix: "", expiresAt: 0 };
   const [encoded, expires, signature] = parts;
   const prefix = decodeKeySegment(encoded);
+  // Node's decoder skips what is not base64url (`=`, `+`, `/`, spaces): only the encoding we issue
+  // counts (RFC 4648 §3.3: data with characters outside the base alphabet MUST be rejected), so one
+  // signed root has one URL and an alias cannot slip past a block or a cache keyed on it.
+  if (encodeKeySegment(prefix) !== encoded) return { check: "invalid", prefix: "", expiresAt: 0 };
   return { check: signer.verify("GET", `prefix:${prefix}`, { expires }, signature, now), prefix, expiresAt: Number(expires) };
 }

@@ -2,8 +2,8 @@
 // of the users' facts (team_user, from core's user.access.changed events) and check against it, so
 // a deleted user's token, or one issued before a role or customer change, is refused once the event
 // has arrived, not when the token expires (up to its 900 s lifetime later). The replica may lag:
-// a token issued after the facts it holds was issued after a change it has not seen yet, and
-// passes. The 2FA state is the token's (core alone holds the secret and the flags).
+// a token issued well after the facts it holds (STALE_READ_MARGIN_MS) was issued after a change it
+// has not seen yet, and passes. The 2FA state is the token's (core alone holds the secret and the flags).
 import { Code } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import { AuthErrorKey, roleFromName, serviceError, type AccessFactsCache, type Caller, type CurrentUserCheck } from "@signage/auth";
@@ -50,9 +50,22 @@ export function replicaCurrentUserCheck(users: ReplicatedUserSource): CurrentUse
   };
 }
 
+/**
+ * How much later than `asOf` a token must have been issued for its other facts to be taken as
+ * newer than the replica's. `iat` is not when core read the user, nor `asOf` when the change
+ * became visible: a login reads the user, then checks the password (argon2), the TOTP code and
+ * writes last_login before it signs; the change's trigger reads clock_timestamp() before its
+ * commit; and `iat` is core's clock, `asOf` PostgreSQL's. A login that read the user just
+ * before a demotion committed signs the old role with an `iat` after `asOf`: without the
+ * margin media would take it for newer than the demotion, for the token's whole lifetime.
+ * What the margin costs: while the replica lags behind a second change made within this time
+ * of the one it holds, a token carrying that change waits for its event.
+ */
+export const STALE_READ_MARGIN_MS = 30_000;
+
 /** The token disagrees with facts that were true after it was issued (`iat` has whole seconds). */
 function isOutdated(caller: Caller, user: ReplicatedUser): boolean {
   if (user.role === undefined || user.asOf === undefined || caller.issuedAt === undefined) return false;
   const differs = roleFromName(user.role) !== caller.role || user.customerId !== caller.customerId;
-  return differs && caller.issuedAt * 1000 < user.asOf;
+  return differs && caller.issuedAt * 1000 < user.asOf + STALE_READ_MARGIN_MS;
 }
