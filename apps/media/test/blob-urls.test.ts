@@ -34,6 +34,17 @@ describe("createBlobUrls", () => {
     expect(urls.urlOf("files/1/b.png", "file")).not.toBe(location);
   });
 
+  it("opens only in the encoding issued (RFC 4648 §3.3 'MUST reject the encoded data if it contains characters outside the base alphabet'): one signed key has one URL", () => {
+    const { signer, urls } = setup();
+    const location = urls.urlOf("files/1/a.png", "file")!;
+    const query = Object.fromEntries(new URL(location, "http://gateway").searchParams) as Record<string, string>;
+    const blob = location.split("?")[0].split("/").pop()!;
+    expect(verifyPresignedBlob(signer, { ...query, blob } as never, 1_000_000).check).toBe("ok");
+    for (const alias of [`${blob}=`, ` ${blob}`, `${blob}\n`, `${blob.slice(0, 4)}.${blob.slice(4)}`]) {
+      expect(verifyPresignedBlob(signer, { ...query, blob: alias } as never, 1_000_000).check, alias).toBe("invalid");
+    }
+  });
+
   it("signs a file's name into its location (the download's Content-Disposition), none into its thumbnail; each name its own URL", () => {
     const { signer, sign, urls } = setup();
     const name = 'we ird #?%"ü.png';

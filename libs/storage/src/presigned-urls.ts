@@ -49,8 +49,20 @@ export function verifyPresignedPart(signer: UrlSigner, query: PresignedPartQuery
 }
 
 export function verifyPresignedBlob(signer: UrlSigner, query: PresignedBlobQuery, now?: number): { check: SignatureCheck; key: string } {
-  const key = decodeKeySegment(query.blob);
+  const key = decodeCanonicalKeySegment(query.blob);
+  if (key === undefined) return { check: "invalid", key: "" };
   return { check: signer.verify("GET", `blob:${key}`, blobParams(query), query.signature, now), key };
+}
+
+/**
+ * The key of a segment in the encoding we issue, else undefined. Node's decoder skips what is not
+ * base64url (`=`, `+`, `/`, spaces), so without this one signed key would have many URLs, and an
+ * alias could slip past a block or a cache keyed on the URL (RFC 4648 §3.3: data with characters
+ * outside the base alphabet MUST be rejected).
+ */
+function decodeCanonicalKeySegment(segment: string): string | undefined {
+  const key = decodeKeySegment(segment);
+  return encodeKeySegment(key) === segment ? key : undefined;
 }
 
 /**
@@ -68,10 +80,7 @@ export function verifyPresignedPrefixToken(signer: UrlSigner, token: string, now
   const parts = token.split(".");
   if (parts.length !== 3 || !/^\d{1,16}$/.test(parts[1])) return { check: "invalid", prefix: "", expiresAt: 0 };
   const [encoded, expires, signature] = parts;
-  const prefix = decodeKeySegment(encoded);
-  // Node's decoder skips what is not base64url (`=`, `+`, `/`, spaces): only the encoding we issue
-  // counts (RFC 4648 §3.3: data with characters outside the base alphabet MUST be rejected), so one
-  // signed root has one URL and an alias cannot slip past a block or a cache keyed on it.
-  if (encodeKeySegment(prefix) !== encoded) return { check: "invalid", prefix: "", expiresAt: 0 };
+  const prefix = decodeCanonicalKeySegment(encoded);
+  if (prefix === undefined) return { check: "invalid", prefix: "", expiresAt: 0 };
   return { check: signer.verify("GET", `prefix:${prefix}`, { expires }, signature, now), prefix, expiresAt: Number(expires) };
 }
