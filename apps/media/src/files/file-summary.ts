@@ -5,6 +5,7 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import type { FileSummaryItem, GetFileSummaryRequest } from "@signage/contracts/signage/media/v1/file_pb";
+import { requireAuth } from "@signage/auth";
 import { resolvePaging } from "@signage/query";
 import { maxPageSizeOf } from "@signage/runtime";
 import { listFolders } from "../folders/folder-list.js";
@@ -17,6 +18,9 @@ export async function fileSummary(ctx: HandlerContext, deps: FileDeps, req: GetF
   // method's max_page_size), so offset, totalPages and last count in pages of the size rendered.
   const { page, size } = resolvePaging(req.page, req.size, { maxSize: maxPageSizeOf(ctx.method) });
   const sort = splitSummarySort(req.sort);
+  // Its folder part is a folder list: the tenant's root exists before it runs, as GET /api/v2/fileFolder
+  // makes sure ("Root folder: auto-created per customer"), also right after the customer's create.
+  await deps.listedRoots.ensureFor(ctx, requireAuth(ctx));
   // The folder page of the same number covers exactly the folder part of this page.
   const folders = await listFolders(ctx, deps, { sort: sort.folders, page, size, search: req.folderSearch, select: req.folderSelect } as ListQuery, { names: FOLDER_NAMES });
   const folderTotal = Number(folders.page.totalElements);
