@@ -113,12 +113,15 @@ describe("'Bulk operations act on the files matched by search': a filtered folde
 });
 
 describe("'Bulk operations act on the files matched by search': the files are named by search", () => {
-  it("a bulk write without the search parameter (a misspelt name: serach=) is 400 request.error.missingParameter naming search and changes nothing; search= with no value is every file of the customer", async () => {
+  it("a bulk write without the search parameter is 400 request.error.missingParameter naming search, a misspelt one (serach=) 400 request.error.unknownParameter; nothing changes; search= with no value is every file of the customer", async () => {
     const u = await lib.tenant();
     const [one, two] = [await lib.file(u, { tags: ["keep"] }), await lib.file(u, { tags: ["keep"] })];
     for (const [path, body, token] of [["/api/v2/file/tags/set", ["gone"], u.editor.token], ["/api/v2/file/tags/add", ["x"], u.editor.token], ["/api/v2/file/tags/remove", ["keep"], u.editor.token], ["/api/v2/file/validity/set", undefined, u.approver.token]] as const) {
-      const res = await lib.http.post(path, { token, query: { serach: `id=${one.id}`, ...(body ? {} : { validFrom: 5 }) }, ...(body ? { body } : {}) });
-      expect([res.status, res.body.key, res.body.details], `${path}: ${res.text}`).toEqual([400, "request.error.missingParameter", { parameter: "search" }]);
+      const extra = body ? {} : { validFrom: 5 };
+      const missing = await lib.http.post(path, { token, query: extra, ...(body ? { body } : {}) });
+      expect([missing.status, missing.body.key, missing.body.details], `${path}: ${missing.text}`).toEqual([400, "request.error.missingParameter", { parameter: "search" }]);
+      const misspelt = await lib.http.post(path, { token, query: { serach: `id=${one.id}`, ...extra }, ...(body ? { body } : {}) });
+      expect([misspelt.status, misspelt.body.key, misspelt.body.details?.parameter], `${path}: ${misspelt.text}`).toEqual([400, "request.error.unknownParameter", "serach"]);
     }
     expect((await row(one.id)).tags).toEqual(["keep"]);
     expect((await row(two.id)).valid_from).toBeNull();

@@ -3,7 +3,7 @@
 import { STATUS_CODES } from "node:http";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ErrorDetailSchema } from "@signage/contracts/signage/common/v1/error_pb";
-import { RestInputError } from "../transcode/rest-input-error.js";
+import { RestInputError, UnknownParameterError } from "../transcode/rest-input-error.js";
 import { httpStatusFor, STATUS_BY_KEY } from "./error-table.js";
 
 export interface ErrorBody {
@@ -41,6 +41,9 @@ function fallbackKey(code: Code): string {
 }
 
 export function errorBodyFor(err: unknown): { body: ErrorBody; unexpected: boolean } {
+  if (err instanceof UnknownParameterError) {
+    return { body: body(400, "request.error.unknownParameter", err.message, { parameter: err.parameter, accepted: [...err.accepted] }), unexpected: false };
+  }
   if (err instanceof RestInputError) return { body: body(400, "request.error.invalid", err.message, { where: err.where }), unexpected: false };
   if (err instanceof HttpError) return { body: body(err.status, err.key, err.message, err.details), unexpected: false };
   if (err instanceof ConnectError) {

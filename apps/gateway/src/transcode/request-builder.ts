@@ -6,7 +6,7 @@
 import { create, ScalarType, type DescField, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import type { RestRoute } from "../routes/route-table.js";
 import { enumFromRest, fieldFromRest, messageFromRest, scalarFromRest } from "./rest-json.js";
-import { RestInputError } from "./rest-input-error.js";
+import { RestInputError, UnknownParameterError } from "./rest-input-error.js";
 
 const EMBEDDED_QUERY_TYPES = new Set(["signage.common.v1.ListQuery"]);
 
@@ -53,15 +53,18 @@ function queryFieldValue(field: DescField, given: string[]): unknown {
   return undefined;
 }
 
-function fillFromQuery(desc: DescMessage, query: QueryValues, skip: Set<DescField>, target: Record<string, unknown>): void {
+/** Fills `target` from the query; `taken` collects the query fields the operation takes. */
+function fillFromQuery(desc: DescMessage, query: QueryValues, skip: Set<DescField>, target: Record<string, unknown>, taken: DescField[]): void {
   for (const field of desc.fields) {
     if (skip.has(field)) continue;
     if (field.fieldKind === "message" && EMBEDDED_QUERY_TYPES.has(field.message.typeName)) {
       const embedded: Record<string, unknown> = {};
-      fillFromQuery(field.message, query, new Set(), embedded);
+      fillFromQuery(field.message, query, new Set(), embedded, taken);
       target[field.localName] = embedded;
       continue;
     }
+    if (field.fieldKind === "message" || (field.fieldKind === "list" && field.listKind === "message") || field.fieldKind === "map") continue;
+    taken.push(field);
     const values = queryParam(query, field);
     if (!values) continue;
     const value = queryFieldValue(field, values);
@@ -98,10 +101,25 @@ export function buildRequest(route: RestRoute, http: HttpInput): MessageShape<De
     }
   }
 
-  fillFromQuery(input, http.query, bound, init);
+  const taken: DescField[] = [];
+  fillFromQuery(input, http.query, bound, init, taken);
+  if (route.verb !== "GET") refuseUnknownParameters(http.query, taken);
   try {
     return create(input, init as never);
   } catch (e) {
     throw new RestInputError("Request", `is not valid: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * On a write, a query parameter the operation does not take is refused rather than dropped: a
+ * misspelt flag (`removeOldFile`) or selector (`search`) would otherwise let the write go ahead
+ * as if it had not been sent. Names count in their JSON and proto spellings (as queryParam reads
+ * them). Reads stay lenient (cache-busting parameters, links shared between lists).
+ */
+function refuseUnknownParameters(query: QueryValues, taken: readonly DescField[]): void {
+  const known = new Set(taken.flatMap((f) => [f.jsonName, f.name]));
+  for (const name of Object.keys(query)) {
+    if (!known.has(name)) throw new UnknownParameterError(name, taken.map((f) => f.jsonName).sort());
   }
 }
