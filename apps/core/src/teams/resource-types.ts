@@ -37,6 +37,14 @@ export function teamResourceType(raw: string): TeamResourceType {
   return found;
 }
 
+/**
+ * The query parameter naming the resource on `POST /api/{resource}/updateTeamAssignments`:
+ * `<type>Id`, except where a document names another (document 3, webhook actions: "query actionId").
+ */
+export function idParamOf(type: TeamResourceType): string {
+  return type === "webhookEventAction" ? "actionId" : `${type}Id`;
+}
+
 export function requireTeamEnabled(type: TeamResourceType): ServiceName {
   if (!TEAM_ENABLED.has(type)) {
     throw serviceError(Code.Unimplemented, "team.error.resourceTypeNotEnabled", `Resource type ${type} is not team-enabled yet`, { resourceType: type });

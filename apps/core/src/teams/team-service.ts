@@ -12,7 +12,7 @@ import type { CoreLogger } from "../deps.js";
 import { teamResource } from "./team-resource.js";
 import type { TeamFactWriter } from "./team-outbox.js";
 import { assignmentOwner } from "./team-assignment-owners.js";
-import { countField, OWNER_OF, requireTeamEnabled, TEAM_ENABLED, teamResourceType } from "./resource-types.js";
+import { countField, idParamOf, OWNER_OF, requireTeamEnabled, TEAM_ENABLED, teamResourceType } from "./resource-types.js";
 import { publishMembershipsOf } from "./user-teams.js";
 
 export interface TeamServiceDeps {
@@ -182,7 +182,7 @@ export function teamService(deps: TeamServiceDeps): ServiceImpl<typeof TeamServi
 
     async updateResourceTeamAssignments(req, ctx) {
       const type = teamResourceType(req.resource);
-      const idParam = `${type}Id`;
+      const idParam = idParamOf(type);
       const id = ((req as unknown as Record<string, unknown>)[idParam] as string | undefined) ?? req.id;
       if (!id?.trim()) throw missingParameter(idParam, `Query parameter '${idParam}' (or 'id') is required`);
       const owner = assignmentOwner(ctx, requireTeamEnabled(type), deps.local, deps.peers);
