@@ -51,6 +51,12 @@ describe("query parameters a write does not take", () => {
     expect(deleted.map((r) => r.removeFromPlaylists)).toEqual([true, true, undefined]);
   });
 
+  it("customerId, which document 2's scoping table names for every call, is accepted on any write (ignored where the operation selects no customer, as before)", async () => {
+    const res = await fetch(`${base}/api/file/f2?customerId=7`, { method: "DELETE" });
+    expect(res.status).toBe(204);
+    expect(deleted.at(-1)?.fileId).toBe("f2");
+  });
+
   it("reads stay lenient: an unknown parameter on a list is ignored (cache busters, shared links)", async () => {
     const res = await fetch(`${base}/api/v2/file?_=1700000000000`);
     expect(res.status).toBe(200);

@@ -112,13 +112,19 @@ export function buildRequest(route: RestRoute, http: HttpInput): MessageShape<De
 }
 
 /**
+ * Document 2's customer scoping table names `customerId` for every caller and operation: clients
+ * may send it on every call. Where the operation is no (C) selector it stays ignored, as before.
+ */
+const ALWAYS_ACCEPTED = ["customerId"];
+
+/**
  * On a write, a query parameter the operation does not take is refused rather than dropped: a
  * misspelt flag (`removeOldFile`) or selector (`search`) would otherwise let the write go ahead
  * as if it had not been sent. Names count in their JSON and proto spellings (as queryParam reads
  * them). Reads stay lenient (cache-busting parameters, links shared between lists).
  */
 function refuseUnknownParameters(query: QueryValues, taken: readonly DescField[]): void {
-  const known = new Set(taken.flatMap((f) => [f.jsonName, f.name]));
+  const known = new Set([...ALWAYS_ACCEPTED, ...taken.flatMap((f) => [f.jsonName, f.name])]);
   for (const name of Object.keys(query)) {
     if (!known.has(name)) throw new UnknownParameterError(name, taken.map((f) => f.jsonName).sort());
   }
