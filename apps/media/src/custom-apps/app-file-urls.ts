@@ -11,6 +11,7 @@
 import { presignedPrefixToken, type UrlSigner } from "@signage/storage";
 import type { CustomApp } from "@signage/contracts/signage/media/v1/custom_app_pb";
 import { keyToEntryPath } from "./package/blob-key-encoding.js";
+import { windowedExpiry } from "../storage/blob-urls.js";
 
 /** Where GetMyAppFile is routed (custom_app.proto). */
 export const APP_FILES_PATH = "/api/customApp/files";
@@ -46,7 +47,7 @@ export function createAppFileUrls(options: AppFileUrlOptions): AppFileUrls {
   const now = options.now ?? Date.now;
   return {
     complete(app) {
-      const expiresAt = (Math.floor(now() / options.windowMs) + 2) * options.windowMs;
+      const expiresAt = windowedExpiry(now(), options.windowMs);
       const rootUrl = (root: string) => `${options.baseUrl}${APP_FILES_PATH}/${presignedPrefixToken(options.signer, root, expiresAt)}/`;
       // A key that is not a package's (none is written so) renders the field empty rather than unusable.
       const urlOf = (key: string | undefined) => {

@@ -30,9 +30,17 @@ export interface FileBlobUrls extends BlobUrls {
 /** Signed URLs remembered per key and name for the current window (a list page signs 40; the next read of the page, none). */
 const REMEMBERED_URLS = 10_000;
 
+/**
+ * The expiry of a URL signed at `now`: the end of the window after the current one, so a URL is the
+ * same string all through a window and still lives at least one whole window after it is handed out.
+ */
+export function windowedExpiry(now: number, windowMs: number): number {
+  return (Math.floor(now / windowMs) + 2) * windowMs;
+}
+
 export function createBlobUrls(options: BlobUrlOptions): FileBlobUrls {
   const now = options.now ?? Date.now;
-  const expiresAt = () => (Math.floor(now() / options.windowMs) + 2) * options.windowMs;
+  const expiresAt = () => windowedExpiry(now(), options.windowMs);
   // A URL is a pure function of (key, name, expiry): within one window it is the same string.
   const remembered = new Map<string, { expires: number; url: string }>();
   const urlOf = (key: string | null | undefined, filename?: string | null) => {
