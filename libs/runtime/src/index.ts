@@ -16,7 +16,7 @@ export * from "./quick-filters/index.js";
 export { TeamEvent, TEAM_EVENT_TYPES, type TeamEventData, type UserTeamsChangedData, type UserAccessChangedData, type TeamSettingsChangedData } from "./teams/team-events.js";
 export { createTeamAssignmentTable, createTeamReplicaTables, addTeamIdsColumn, dropTeamIdsColumn, addUserAccountColumns, dropUserAccountColumns } from "./teams/team-tables.js";
 export { replicaUsers, cachedReplicaUsers, replicaCurrentUserCheck, type ReplicatedUser, type ReplicatedUserSource } from "./teams/replica-current-user.js";
-export { createReplicaVersionTable } from "./teams/replica-versions.js";
+export { createReplicaVersionTable, lockCustomerReplica } from "./teams/replica-versions.js";
 export { cachedTeamFacts, replicaTeamFacts, settingsFromRow, teamAccessCacheMs, settingsToRow, type TeamFactsSource } from "./teams/team-facts.js";
 export { createTeamAccessResolver, teamAccessForCaller, type TeamAccessResolver } from "./teams/team-access-resolver.js";
 export { parseTeamIdsParam } from "./teams/team-ids-param.js";

@@ -11,6 +11,7 @@ import { Role } from "@signage/contracts/signage/common/v1/role_pb";
 import { createTestDatabase, type TestDatabase } from "@signage/db";
 import { addUserAccountColumns, createTeamReplicaTables } from "../src/teams/team-tables.js";
 import { createReplicaVersionTable } from "../src/teams/replica-versions.js";
+import { createTenantReplicaTable, markTenantDeleted } from "../src/tenants/tenant-replica.js";
 import { applyTeamEvent } from "../src/teams/team-replica-consumer.js";
 import { replicaCurrentUserCheck, replicaUsers, STALE_READ_MARGIN_MS } from "../src/teams/replica-current-user.js";
 import { teamResourceTables } from "../src/teams/team-resource-tables.js";
@@ -25,6 +26,7 @@ beforeAll(async () => {
   await createTeamReplicaTables(knex);
   await addUserAccountColumns(knex);
   await createReplicaVersionTable(knex);
+  await createTenantReplicaTable(knex);
 });
 afterAll(async () => {
   await knex?.destroy();
@@ -119,5 +121,15 @@ describe("replica current-user check", () => {
     // A deletion from before events carried roles is a tombstone too.
     await userAccess(id(7), { deleted: true });
     expect(await verdict(caller(id(7), Role.VIEWER, T0))).toBe("auth.error.userDeleted");
+  });
+
+  it("'Deleting a customer cascades to every service ...; nothing of it remains': a user deletion applied after its customer's purge leaves no tombstone", async () => {
+    await userAccess(id(8), { role: "EDITOR", customerId: 9, asOf: T0 });
+    await knex.transaction(async (trx) => {
+      await trx("team_user").where({ customer_id: 9 }).delete();
+      await markTenantDeleted(trx, { id: 9, ownerSubresellerId: null, networkOwner: false, restricted: false });
+    });
+    await userAccess(id(8), { role: "EDITOR", customerId: 9, asOf: T0 + 1000, deleted: true });
+    expect(await knex("team_user").where({ customer_id: 9 })).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@
 // commit without the tenant's folders or app, so it discards them itself; after
 // a crash the sweep takes the intent once past the grace).
 import type { Knex } from "knex";
+import { lockCustomerReplica } from "@signage/runtime";
 import { discardBlobs, scheduleBlobRemoval } from "../storage/blob-intents.js";
 import type { FileDeps } from "./file-deps.js";
 import { lockTenantForPurge } from "../folders/root-folder.js";
@@ -47,6 +48,9 @@ export async function purgeTenantRows(trx: Knex.Transaction, customerId: number)
   // First: a write that may create the customer's root lazily finishes before (and its rows go
   // here), or starts after and sees the tombstone this transaction commits (folders/root-folder.ts).
   await lockTenantForPurge(trx, customerId);
+  // And the team replica's events of the customer: one that would leave a row (a deleted user's
+  // tombstone) commits before this purge, or runs after it and sees the tenant deleted.
+  await lockCustomerReplica(trx, customerId);
   const uploads: { storage_key: string; store_upload_id: string }[] = await trx("upload_session").where({ customer_id: customerId }).select("storage_key", "store_upload_id");
   const strayKeys = await strayBlobKeys(trx, customerId);
   for (const table of TENANT_TABLES) await trx(table).where({ customer_id: customerId }).delete();

@@ -52,6 +52,15 @@ export async function isStale(trx: Knex.Transaction, change: VersionedChange, se
   return false;
 }
 
+/**
+ * Holds the customer's replica key exclusively until the transaction ends, as a customer's deletion
+ * does in isStale: another transaction deleting the customer's rows (a service's tenant purge on
+ * customer.deleted) then never interleaves with one of its team events.
+ */
+export async function lockCustomerReplica(trx: Knex.Transaction, customerId: number): Promise<void> {
+  await trx.raw("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [`${TABLE}:${customerKey(customerId)}`]);
+}
+
 /** After a customer's deletion: its per-thing versions go, its own key stays as the tombstone. */
 export async function forgetCustomerVersions(trx: Knex.Transaction, customerId: number): Promise<void> {
   await trx(TABLE).where({ customer_id: customerId }).whereNot({ key: customerKey(customerId) }).delete();

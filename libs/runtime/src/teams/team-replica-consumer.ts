@@ -8,6 +8,7 @@ import { settingsToRow } from "./team-facts.js";
 import { removeTeamEverywhere } from "./team-assignment-store.js";
 import type { TeamResourceTable, TeamResourceTables } from "./team-resource-tables.js";
 import { customerKey, deletedTeams, forgetCustomerVersions, isStale, type VersionedChange } from "./replica-versions.js";
+import { isTenantDeleted } from "../tenants/tenant-replica.js";
 
 export interface TeamReplicaOptions {
   /** The service's team-enabled tables (team.deleted clears their team_ids). */
@@ -108,7 +109,13 @@ export async function applyTeamEvent(trx: Knex.Transaction, options: TeamReplica
     case TeamEvent.userAccessChanged: {
       const user = data as UserAccessChangedData;
       // A deleted user's row stays as a tombstone: its tokens are refused (replica-current-user.ts).
+      // Not once its customer is gone (its tokens are refused as the customer's): nothing of a deleted
+      // customer stays, whichever of the tenant purge and this event comes first (lockCustomerReplica).
       if (user.deleted) await trx("team_membership").where({ user_id: user.userId }).delete();
+      if (user.deleted && (await isTenantDeleted(trx, user.customerId))) {
+        await trx("team_user").where({ user_id: user.userId }).delete();
+        return;
+      }
       await trx("team_user")
         .insert({ user_id: user.userId, customer_id: user.customerId, restricted: user.restricted, deleted: user.deleted, role: user.role ?? null, as_of: user.asOf ?? null })
         .onConflict("user_id")

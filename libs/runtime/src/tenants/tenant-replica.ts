@@ -89,6 +89,12 @@ export async function tenantStorageQuota(knex: Knex | Knex.Transaction, customer
   return row ? { storageSize: row.storage_size === null ? null : Number(row.storage_size) } : undefined;
 }
 
+/** Whether the replica holds the customer's deletion (its tombstone). */
+export async function isTenantDeleted(knex: Knex | Knex.Transaction, customerId: number): Promise<boolean> {
+  const row: { deleted: boolean } | undefined = await knex("tenant").where({ customer_id: customerId }).first("deleted");
+  return row?.deleted === true;
+}
+
 export function createReplicaTenantDirectory(knex: Knex): TenantDirectory {
   return {
     async membersOf(networkOwnerId) {
