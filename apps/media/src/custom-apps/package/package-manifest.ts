@@ -43,6 +43,27 @@ function identityString(config: JsonObject, field: "name" | "version"): string {
   return value;
 }
 
+/**
+ * How deep config.json may nest. It is stored (jsonb) and returned as the app's `config`; a
+ * deeper document overflows the stack on the way ("invalid package content -> HTTP 400", never a 500).
+ */
+export const MAX_CONFIG_DEPTH = 64;
+
+/** Depth of a parsed JSON value (a scalar is 0, `{}` or `[]` is 1), iteratively: no recursion on hostile input. */
+function depthOf(value: unknown): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    const level = depth + 1;
+    if (level > max) max = level;
+    if (max > MAX_CONFIG_DEPTH) return max;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, level]);
+  }
+  return max;
+}
+
 function parseConfig(text: string): JsonObject {
   let parsed: unknown;
   try {
@@ -51,6 +72,9 @@ function parseConfig(text: string): JsonObject {
     throw new PackageError("invalidConfig", `config.json is not valid JSON: ${(e as Error).message}`);
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new PackageError("invalidConfig", "config.json must hold a JSON object");
+  if (depthOf(parsed) > MAX_CONFIG_DEPTH) {
+    throw new PackageError("invalidConfig", `config.json nests more than ${MAX_CONFIG_DEPTH} levels deep`, { maxDepth: MAX_CONFIG_DEPTH });
+  }
   return parsed as JsonObject;
 }
 

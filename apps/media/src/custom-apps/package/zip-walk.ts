@@ -4,6 +4,7 @@
 // (declared sizes can lie: a zip bomb is caught by counting real bytes).
 import { Transform, type Readable, pipeline } from "node:stream";
 import yauzl, { type Entry, type ZipFile } from "yauzl";
+import { crc32 } from "@node-rs/crc32";
 import { checkEntryName } from "./entry-name.js";
 import { PackageError } from "./package-error.js";
 import type { ZipLimits } from "./zip-limits.js";
@@ -57,6 +58,55 @@ function ratioTooHigh(inflated: number, compressed: number, limits: ZipLimits): 
   return inflated > limits.ratioFloorBytes && inflated / Math.max(compressed, 1) > limits.maxCompressionRatio;
 }
 
+/**
+ * "invalid package content -> HTTP 400": the name an entry's local header carries must be the
+ * one the central directory gives. We read names from the central directory, but the package is
+ * also served back as uploaded (download), and a streaming extractor reads the local headers: a
+ * ZIP that says "index.html" here and "../index.html" there is refused, not passed on.
+ */
+async function checkLocalHeader(zip: ZipFile, entry: Entry, path: string): Promise<void> {
+  let local: { fileName: Buffer };
+  try {
+    local = await zip.readLocalFileHeaderPromise(entry);
+  } catch (e) {
+    throw new PackageError("notZip", `Cannot read the local header of entry ${path}: ${(e as Error).message}`, { entry: path });
+  }
+  if (!local.fileName.equals(entry.fileName as unknown as Buffer)) {
+    throw new PackageError("unsafePath", `Entry ${path} has another name in its local header than in the central directory`, { entry: path, detail: "local header name differs" });
+  }
+}
+
+/**
+ * Paths no unpacked tree can hold at once ("a" as a file and "a/b", or "a/" and "a"):
+ * refused as duplicates (400) before anything is written, never a store failure (500).
+ */
+class PathTree {
+  private readonly files = new Set<string>();
+  private readonly dirs = new Set<string>();
+
+  add(path: string): void {
+    const isDirectory = path.endsWith("/");
+    const own = isDirectory ? path.slice(0, -1) : path;
+    const segments = own.split("/");
+    for (let i = 1; i < segments.length; i++) {
+      const ancestor = segments.slice(0, i).join("/");
+      if (this.files.has(ancestor)) throw clash(path, ancestor);
+      this.dirs.add(ancestor);
+    }
+    if (isDirectory) {
+      if (this.files.has(own)) throw clash(path, own);
+      this.dirs.add(own);
+    } else {
+      if (this.dirs.has(own)) throw clash(path, `${own}/`);
+      this.files.add(own);
+    }
+  }
+}
+
+function clash(path: string, other: string): PackageError {
+  return new PackageError("duplicateEntry", `Entry ${path} clashes with ${other}: a path cannot be both a file and a folder`, { entry: path, other });
+}
+
 export async function walkZip(zipPath: string, limits: ZipLimits, visit: EntryVisitor): Promise<void> {
   const zip = await openZip(zipPath);
   try {
@@ -64,6 +114,7 @@ export async function walkZip(zipPath: string, limits: ZipLimits, visit: EntryVi
       throw new PackageError("tooManyEntries", `The package has ${zip.entryCount} entries; at most ${limits.maxEntries} are allowed`, { maxEntries: limits.maxEntries });
     }
     const seen = new Set<string>();
+    const tree = new PathTree();
     let declaredTotal = 0;
     const inflated = { total: 0 };
     for (let entry = await nextEntry(zip); entry; entry = await nextEntry(zip)) {
@@ -71,6 +122,8 @@ export async function walkZip(zipPath: string, limits: ZipLimits, visit: EntryVi
       const path = checkEntryName(raw, limits.maxEntryNameLength);
       if (seen.has(path)) throw new PackageError("duplicateEntry", `Entry ${path} appears twice`, { entry: path });
       seen.add(path);
+      tree.add(path);
+      await checkLocalHeader(zip, entry, path);
       if (((entry.externalFileAttributes >>> 16) & S_IFMT) === S_IFLNK) {
         throw new PackageError("unsupportedEntry", `Entry ${path} is a symbolic link`, { entry: path });
       }
@@ -89,13 +142,20 @@ export async function walkZip(zipPath: string, limits: ZipLimits, visit: EntryVi
           zip.openReadStream(current, (err, source) => {
             if (err || !source) return reject(new PackageError("notZip", `Cannot read entry ${path}: ${err?.message}`, { entry: path }));
             let count = 0;
+            let crc = 0;
             const guard = new Transform({
               transform(chunk: Buffer, _enc, done) {
                 count += chunk.length;
+                crc = crc32(chunk, crc);
                 inflated.total += chunk.length;
                 if (inflated.total > limits.maxTotalUncompressedBytes) return done(tooLarge(limits));
                 if (ratioTooHigh(count, current.compressedSize, limits)) return done(ratioExceeded(path, limits));
                 done(null, chunk);
+              },
+              // "invalid package content -> HTTP 400": bytes that do not match the entry's CRC-32 are a corrupt package.
+              flush(done) {
+                if (crc >>> 0 !== current.crc32 >>> 0) return done(new PackageError("notZip", `Entry ${path} fails its CRC-32 check (corrupt ZIP)`, { entry: path }));
+                done();
               },
             });
             pipeline(source, guard, (e) => {
