@@ -17,6 +17,7 @@ import { checkTags } from "./file-tags.js";
 import { batchTenant } from "./caller.js";
 import { enqueueFileTags, TAGGED_FILE_COLUMNS, type TaggedFileRow } from "./file-tag-events.js";
 import type { FileDeps } from "./file-deps.js";
+import { nextFileUpdateDate } from "./next-update-date.js";
 
 export type TagOperation = "add" | "remove" | "set";
 type BulkDeps = Pick<FileDeps, "knex" | "outbox" | "teams" | "storedFolders" | "quickFilters">;
@@ -110,7 +111,7 @@ export async function bulkTags(deps: BulkDeps, ctx: HandlerContext, operation: T
   const target = await bulkTarget(deps, ctx, search);
   return deps.knex.transaction(async (trx) => {
     await refuseReadOnly(trx, deps, target);
-    const rows = await matched(trx, target).update({ tags: trx.raw(TAG_SQL[operation], [cleaned]), update_date: trx.fn.now() }, TAGGED_FILE_COLUMNS);
+    const rows = await matched(trx, target).update({ tags: trx.raw(TAG_SQL[operation], [cleaned]), update_date: nextFileUpdateDate(trx) }, TAGGED_FILE_COLUMNS);
     await enqueueFileTags(trx, deps.outbox, rows as TaggedFileRow[]);
     return rows.length;
   });
@@ -140,6 +141,6 @@ export async function bulkValidity(deps: BulkDeps, ctx: HandlerContext, search: 
       : undefined;
     const clash = await clashing?.first("file.id", "file.valid_from", "file.valid_to");
     if (clash) checkValidity(validFrom ?? Number(clash.valid_from), validTo ?? Number(clash.valid_to));
-    return Number(await matched(trx, target).update({ ...columns, update_date: trx.fn.now() }));
+    return Number(await matched(trx, target).update({ ...columns, update_date: nextFileUpdateDate(trx) }));
   });
 }

@@ -10,6 +10,7 @@ import { requireStoredFolder, rootFolderOf } from "../folders/folder-repository.
 import { isUuid } from "@signage/runtime";
 import { fileKindOf } from "./file-kind.js";
 import type { FileRow } from "./file-row.js";
+import { nextFileUpdateDate } from "./next-update-date.js";
 
 type Db = Knex | Knex.Transaction;
 
@@ -133,6 +134,6 @@ export async function requireFile(db: Db, scope: Scope | number, id: string, for
 
 /** Sets the thumbnail blob key after the client uploaded it ("the client must supply a thumbnail"). */
 export async function setThumbnailKey(db: Db, customerId: number, fileId: string, thumbnailKey: string): Promise<void> {
-  const n = await db("file").where({ id: fileId, customer_id: customerId }).update({ thumbnail_key: thumbnailKey, last_preview_upload_time: Date.now(), update_date: db.fn.now() });
+  const n = await db("file").where({ id: fileId, customer_id: customerId }).update({ thumbnail_key: thumbnailKey, last_preview_upload_time: Date.now(), update_date: nextFileUpdateDate(db) });
   if (n === 0) throw fileNotFound(fileId);
 }

@@ -8,6 +8,7 @@ import { checkTags } from "./file-tags.js";
 import { readFile } from "./file-list.js";
 import type { FileDeps } from "./file-deps.js";
 import { enqueueFileTags, TAGGED_FILE_COLUMNS, type TaggedFileRow } from "./file-tag-events.js";
+import { nextFileUpdateDate } from "./next-update-date.js";
 
 const num = (v: string | number | null) => (v === null ? null : Number(v));
 
@@ -45,7 +46,7 @@ export async function updateFile(ctx: HandlerContext, deps: FileDeps, fileId: st
     if (update?.metaData !== undefined) columns.meta_data = JSON.stringify(update.metaData);
     if (update?.muted !== undefined) columns.muted = update.muted;
     if (Object.keys(columns).length) {
-      const updated = await trx("file").where({ id: row.id }).update({ ...columns, update_date: trx.fn.now() }, TAGGED_FILE_COLUMNS);
+      const updated = await trx("file").where({ id: row.id }).update({ ...columns, update_date: nextFileUpdateDate(trx) }, TAGGED_FILE_COLUMNS);
       if (columns.tags) await enqueueFileTags(trx, deps.outbox, updated as TaggedFileRow[]);
     }
   });
@@ -58,6 +59,6 @@ export async function renameFile(ctx: HandlerContext, deps: FileDeps, fileId: st
   await deps.knex.transaction(async (trx) => {
     const row = await requireFile(trx, auth.scope, fileId, true);
     await deps.teams.assertWritable(trx, auth, "file", [row.id]);
-    await trx("file").where({ id: row.id }).update({ name, update_date: trx.fn.now() });
+    await trx("file").where({ id: row.id }).update({ name, update_date: nextFileUpdateDate(trx) });
   });
 }

@@ -7,6 +7,7 @@ import type { FileFolder } from "@signage/contracts/signage/media/v1/file_folder
 import { batchTenant } from "../files/caller.js";
 import { requireFile } from "../files/file-repository.js";
 import type { FileDeps } from "../files/file-deps.js";
+import { nextFileUpdateDate } from "../files/next-update-date.js";
 import { requireFolder, requireStoredFolder } from "./folder-repository.js";
 import { readFolder } from "./folder-list.js";
 import { assertMayCreateInRootFolder } from "./root-creation.js";
@@ -38,7 +39,7 @@ export async function moveBatch(ctx: HandlerContext, deps: FileDeps, targetId: s
     await deps.teams.assertWritable(trx, auth, "fileFolder", folders.map((f) => f.id));
     await deps.teams.assertWritable(trx, auth, "file", files.map((f) => f.id));
     if (files.length) {
-      await trx("file").whereIn("id", files.map((f) => f.id)).update({ file_folder_id: target.id, path: target.path, update_date: trx.fn.now() });
+      await trx("file").whereIn("id", files.map((f) => f.id)).update({ file_folder_id: target.id, path: target.path, update_date: nextFileUpdateDate(trx) });
     }
     for (const folder of folders) {
       await trx("file_folder").where({ id: folder.id }).update({ parent_id: target.id, update_date: trx.fn.now() });
