@@ -33,6 +33,11 @@ export async function writeDigested(target: BlobTarget, key: string, body: Reada
   await recordBlobIntents(target.knex, target.customerId, [key]);
   const digest = new FileDigest();
   body.on("error", (e) => digest.destroy(e));
+  // The store reads the digest's errors through its own pipeline, attached only once it is ready
+  // to write (after a mkdir, an open, an S3 call): a body failing before that (a truncated or
+  // malformed form, a client gone) must not go unheard meanwhile, or it is an uncaught exception
+  // that ends the process. The store's pipeline still fails with it (chunked-parts.ts does the same).
+  digest.on("error", () => undefined);
   const remaining = limits.quota?.remaining ?? Number.POSITIVE_INFINITY;
   const maxSize = Math.min(limits.maxBytes, remaining);
   try {

@@ -72,12 +72,18 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
   const parent = q.parentId ? await requireStoredFolder(knex, customerId, q.parentId) : undefined;
   await requireUploadTeams(ctx, deps, customerId, assignments);
   await assertMayCreateIn(knex, teams, auth, { customerId, parent }, assignments, !!(q.inheritParentTeams && parent));
+  // Bytes the upload frees: with removeOldFile the replaced file goes in the same transaction.
+  let freed = 0;
   if (q.fileIdToReplace) {
     // Replacing (and with removeOldFile deleting) is a write to that file: the same team check as every other file write.
     const replaced = await requireFile(knex, customerId, q.fileIdToReplace);
     await teams.assertWritable(knex, auth, "file", [replaced.id]);
+    if (q.removeOldFile) freed = Number(replaced.size);
   }
-  const quota = await storageQuota(ctx, deps, customerId);
+  // 507 only when the customer's storage would end up over its storageSize: a replacement that
+  // removes the old file is measured without it (assertFitsAtCommit decides on the final total).
+  const counted = await storageQuota(ctx, deps, customerId);
+  const quota = { ...counted, used: Math.max(0, counted.used - freed) };
 
   // Asked while the bytes stream (never rejects; null when core does not answer).
   const creatorName = callerName(ctx, deps);
