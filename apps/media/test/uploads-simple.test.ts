@@ -45,6 +45,9 @@ describe("simple upload POST /api/file", { timeout: 30_000 }, () => {
     expect(bytes.equals(image)).toBe(true);
     const thumb = Buffer.from(await (await fetch(new URL(pathOf(file.thumbnail), env.platform.url))).arrayBuffer());
     expect(thumb.equals(preview)).toBe(true);
+    // "lastPreviewUploadTime | integer": a preview sent with the file is its first preview upload.
+    const listed = await env.platform.http.get("/api/v2/file", { token: t.viewer.token, query: { search: `id=${file.id}`, select: "*" } });
+    expect(listed.body.content[0].lastPreviewUploadTime).toBeGreaterThanOrEqual(before);
   });
 
   it("downloads honour Range (206, Content-Range) and refuse a tampered signature (403)", async () => {

@@ -109,6 +109,8 @@ export async function insertFile(trx: Db, input: NewFileInput, newId: IdGenerato
       creator_name: input.creator?.name ?? null,
       storage_key: input.storageKey ?? null,
       thumbnail_key: input.thumbnailKey ?? null,
+      // A preview sent with the file is its first preview upload (the thumbnail PUT sets it later ones).
+      last_preview_upload_time: input.thumbnailKey ? Date.now() : null,
       is_alpha_file: input.isAlphaFile ?? false,
       is_beta_file: input.isBetaFile ?? false,
     } as never)
