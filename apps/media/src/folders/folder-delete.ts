@@ -11,7 +11,7 @@ import { announceDeletedFiles, deleteFileRows, deleteFilesUnder, removeDeletedBl
 import { requireFile } from "../files/file-repository.js";
 import type { DeletedFileBlob } from "../files/file-events.js";
 import type { FileDeps } from "../files/file-deps.js";
-import { customerIdOf, requireFolder } from "./folder-repository.js";
+import { customerIdOf, lockSubtree, requireFolder } from "./folder-repository.js";
 import type { FolderRow } from "./folder-row.js";
 
 export function rootNotDeletable(id: string) {
@@ -29,7 +29,8 @@ export async function deleteFolderTree(trx: Knex.Transaction, deps: FileDeps, fo
   // The subtree's folders first: an upload or folder create into one of them that is
   // mid-transaction commits before the files below are read (so its file is deleted, announced
   // and its bytes scheduled like the others); a later one waits, then finds the folder gone (404).
-  const locked: { id: string }[] = await trx("file_folder").where({ customer_id: customerId }).whereRaw("path @> ARRAY[?]::uuid[]", [folder.id]).orderBy("id").forUpdate().select("id");
+  // Folders that joined the subtree while this waited are locked too (lockSubtree).
+  const locked = (await lockSubtree(trx, customerId, folder.id)).map((id) => ({ id }));
   if (auth && deps.teams.assertTreeWritable) {
     // After the lock: no file or folder can enter the subtree before the delete.
     await deps.teams.assertTreeWritable(trx, auth, folder.id, async () => {

@@ -8,7 +8,7 @@ import { batchTenant } from "../files/caller.js";
 import { requireFile } from "../files/file-repository.js";
 import type { FileDeps } from "../files/file-deps.js";
 import { nextFileUpdateDate } from "../files/next-update-date.js";
-import { requireFolder, requireStoredFolder } from "./folder-repository.js";
+import { lockSubtree, requireFolder, requireStoredFolder } from "./folder-repository.js";
 import { readFolder } from "./folder-list.js";
 import { assertMayCreateInRootFolder } from "./root-creation.js";
 import { unique, type BatchInput } from "./folder-delete.js";
@@ -38,6 +38,10 @@ export async function moveBatch(ctx: HandlerContext, deps: FileDeps, targetId: s
     else await deps.teams.assertWritable(trx, auth, "fileFolder", [target.id]);
     await deps.teams.assertWritable(trx, auth, "fileFolder", folders.map((f) => f.id));
     await deps.teams.assertWritable(trx, auth, "file", files.map((f) => f.id));
+    // Each moved subtree, whole (folders that join it while this waits included), before its paths are
+    // rewritten: a folder committed into it after the rewrite's snapshot kept its old path, and so did
+    // every file uploaded into it later. Locked, it cannot grow until commit.
+    for (const folder of folders) await lockSubtree(trx, customerId, folder.id);
     if (files.length) {
       await trx("file").whereIn("id", files.map((f) => f.id)).update({ file_folder_id: target.id, path: target.path, update_date: nextFileUpdateDate(trx) });
     }

@@ -53,6 +53,24 @@ export async function requireStoredFolder(db: Db, customerId: number, id: string
 }
 
 /**
+ * Locks every folder of `folderId`'s subtree (FOR UPDATE, in id order) until the transaction ends, and
+ * returns their ids. One pass is not enough: a folder that joined the subtree while the pass waited (created
+ * in one of its folders, or moved into one, by a transaction that held that folder) is not in the pass's
+ * snapshot, and an upload into it went on unseen. So passes repeat until one finds no folder that an earlier
+ * pass did not lock: then nothing can join the subtree before commit, since every way in (a create, an
+ * upload, a move into it) locks one of its folders first.
+ */
+export async function lockSubtree(trx: Knex.Transaction, customerId: number, folderId: string): Promise<string[]> {
+  const locked = new Set<string>();
+  for (;;) {
+    const rows: { id: string }[] = await trx("file_folder").where({ customer_id: customerId }).whereRaw("path @> ARRAY[?]::uuid[]", [folderId]).orderBy("id").forUpdate().select("id");
+    const joined = rows.filter((r) => !locked.has(r.id));
+    if (joined.length === 0) return rows.map((r) => r.id);
+    for (const r of joined) locked.add(r.id);
+  }
+}
+
+/**
  * "Root folder: auto-created per customer": read it, creating it lazily if the event has not arrived yet.
  * Never for a deleted customer: a write let in before the delete (an upload still streaming its bytes)
  * finds the root gone with the purge and must not bring the customer's folders back (404 instead).

@@ -27,7 +27,7 @@ import { badUpload, payloadTooLarge, sessionNotFound } from "./upload-errors.js"
 import { announceFileTags } from "../files/file-tag-events.js";
 import { discardBlobs, recordBlobIntents } from "../storage/blob-intents.js";
 import { ownWrittenBlobs } from "./blob-write.js";
-import { PartChangedError } from "@signage/storage";
+import { PartChangedError, UploadNotFoundError } from "@signage/storage";
 import { callerName } from "./upload-creator.js";
 import { requireUploadTeams } from "./upload-teams.js";
 import { assertMayCreateIn } from "../folders/root-creation.js";
@@ -150,6 +150,9 @@ export async function completeUpload(uploadId: string, ctx: HandlerContext, deps
     if (err instanceof PartChangedError) {
       throw serviceError(Code.FailedPrecondition, "upload.error.partChanged", `${err.message}: a chunk was uploaded again while completing; call complete again`, { uploadId, ...(err.partNumber === undefined ? {} : { partNumber: err.partNumber }) });
     }
+    // The store's upload went while this complete held the session: a cancel (or the sweeper) took it over
+    // once the claim had expired, and aborted the parts this complete was assembling.
+    if (err instanceof UploadNotFoundError) throw takenOver(uploadId);
     throw err;
   }
   return readFile(ctx, deps.files, session.file_id).catch((err) => {

@@ -2,6 +2,7 @@
 import type { Knex } from "knex";
 import type { Scope } from "@signage/auth";
 import { isUuid } from "@signage/runtime";
+import { COMPLETE_CLAIM_TTL_MS } from "./upload-deps.js";
 
 type Db = Knex | Knex.Transaction;
 
@@ -77,14 +78,17 @@ export async function reopenClaimedSession(db: Db, id: string, claimedAt: Date):
 /**
  * Claims up to `limit` expired sessions for this sweeper: deleted in the
  * returned rows' transaction with SKIP LOCKED, so replicas never sweep the
- * same session twice and never wait on each other.
+ * same session twice and never wait on each other. Not a session a complete
+ * holds (its claim younger than COMPLETE_CLAIM_TTL_MS): a complete started just
+ * before the session expired would lose its parts (or its assembled blob) under it.
  */
 export async function claimExpiredSessions(trx: Knex.Transaction, now: Date, limit: number): Promise<SessionRow[]> {
   const result = await trx.raw(
     `DELETE FROM upload_session WHERE id IN (
-       SELECT id FROM upload_session WHERE expires_at <= ? ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED
+       SELECT id FROM upload_session WHERE expires_at <= ? AND NOT (state = 'completing' AND updated_at > ?)
+        ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED
      ) RETURNING *`,
-    [now, limit],
+    [now, new Date(now.getTime() - COMPLETE_CLAIM_TTL_MS), limit],
   );
   return result.rows as SessionRow[];
 }
