@@ -21,6 +21,14 @@ export interface SubscribeOptions<T = unknown> {
    * the consumer exists.
    */
   startFrom?: "new" | "all";
+  /**
+   * Attempts before this subscription's events are dead-lettered; default the bus's (5).
+   * `Infinity`: never give up, retry with the bus's back-off until the handler succeeds. For
+   * consumers keeping a replica, which no later event can repair once one of them is dropped
+   * (a transient failure, a database that does not answer for longer than the few retries
+   * take, must not cost an event).
+   */
+  maxDeliver?: number;
 }
 
 export interface Subscription {

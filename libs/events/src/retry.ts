@@ -10,3 +10,10 @@ export function resolveRetryDelay(delay: RetryDelay | undefined, attempt: number
 }
 
 export const DEFAULT_MAX_DELIVER = 5;
+
+/** The subscription's own limit (positive; `Infinity`: never dead-letter), else the bus's. */
+export function maxDeliverOf(o: { maxDeliver?: number }, busDefault: number): number {
+  if (o.maxDeliver === undefined) return busDefault;
+  if (!(o.maxDeliver >= 1)) throw new Error(`maxDeliver must be at least 1 (or Infinity), got ${o.maxDeliver}`);
+  return o.maxDeliver;
+}

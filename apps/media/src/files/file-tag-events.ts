@@ -2,7 +2,8 @@
 // (libs/runtime/src/tags): the full tag set of each changed file, enqueued in
 // the transaction that changed it (published by the outbox after commit).
 import type { Knex } from "knex";
-import { enqueueTaggedResourceDeleted, enqueueTagsChanged, type OutboxPort } from "@signage/runtime";
+import { enqueueTaggedResourceDeleted, enqueueTagsChanged, matchesAnyUuid, type OutboxPort } from "@signage/runtime";
+import { nextFileUpdateDate } from "./next-update-date.js";
 
 export interface TaggedFileRow {
   id: string;
@@ -23,14 +24,31 @@ export async function enqueueFileTags(trx: Knex.Transaction, outbox: OutboxPort,
 }
 
 /**
- * Files created (uploads) or re-assigned to teams (assignment updates, team.deleted,
- * replace): their tag sets and team ids as written in `trx`. Untagged files are
- * left out; core's index holds nothing for them. Team changes keep update_date,
- * so the version repeats the last tag change's: core applies an equal version.
+ * Files created (uploads) or re-assigned to teams (after touchFiles): their tag sets and team ids
+ * as written in `trx`. Untagged files are left out; core's index holds nothing for them.
  */
 export async function announceFileTags(trx: Knex.Transaction, outbox: OutboxPort, fileIds: readonly string[]): Promise<void> {
   if (fileIds.length === 0) return;
-  const rows: TaggedFileRow[] = await trx("file").whereIn("id", [...fileIds]).select(TAGGED_FILE_COLUMNS);
+  // One array parameter: a team's deletion may touch more files than a statement takes parameters.
+  const rows: TaggedFileRow[] = await trx("file").whereRaw(...matchesAnyUuid("id", [...fileIds])).select(TAGGED_FILE_COLUMNS);
+  await enqueueFileTags(trx, outbox, rows.filter((r) => r.tags.length > 0));
+}
+
+/**
+ * A change of these files' teams (assignment updates, team.deleted, replace) moves their
+ * update_date on (nextFileUpdateDate), as any other change does: it is the version of the state
+ * core's tag index keeps, and two team changes announced with one version were applied in the
+ * order they arrived, so a redelivered older one (or one a second core replica took meanwhile)
+ * left the file counted for a team it had left. Returns the rows as written.
+ */
+export async function touchFiles(trx: Knex.Transaction, fileIds: readonly string[]): Promise<TaggedFileRow[]> {
+  if (fileIds.length === 0) return [];
+  return trx("file").whereRaw(...matchesAnyUuid("id", [...fileIds])).update({ update_date: nextFileUpdateDate(trx) }, TAGGED_FILE_COLUMNS);
+}
+
+/** touchFiles, then their tags and teams for core's index (tagged files only). */
+export async function announceFileTeamChange(trx: Knex.Transaction, outbox: OutboxPort, fileIds: readonly string[]): Promise<void> {
+  const rows = await touchFiles(trx, fileIds);
   await enqueueFileTags(trx, outbox, rows.filter((r) => r.tags.length > 0));
 }
 

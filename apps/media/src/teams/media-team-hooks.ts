@@ -22,6 +22,7 @@ import {
 } from "@signage/runtime";
 import type { MediaTeamHooks, TeamAssignmentInput, TeamResourceKind } from "../files/team-hooks.js";
 import { fileNotFound } from "../files/file-repository.js";
+import { touchFiles } from "../files/file-tag-events.js";
 import { folderNotFound } from "../folders/folder-repository.js";
 
 // A team created a moment ago reaches the replica within milliseconds (core's
@@ -115,6 +116,8 @@ export function mediaTeamHooks(tables: TeamResourceTables, facts: TeamFactsSourc
       // MERGE keeps the source's own entry where both files hold the same team.
       const merged = mode === "MERGE" ? upserts.filter((u) => !to.some((a) => a.teamId === u.teamId)) : upserts;
       await writeAssignments(trx, table, customerId, merged, deletes);
+      // Its teams changed: a newer update_date for the tag announcement that follows (file-tag-events.ts).
+      if (merged.length > 0 || deletes.length > 0) await touchFiles(trx, [toFileId]);
     },
   };
 }

@@ -11,7 +11,7 @@ import { MediaTeamService } from "@signage/contracts/signage/media/v1/media_team
 import { TeamAssignmentService } from "@signage/contracts/signage/teams/v1/team_assignments_pb";
 import { createAccessFactsCache, type CurrentUserCheck, type TeamFacts } from "@signage/auth";
 import { cachedReplicaUsers, cachedTeamFacts, createTeamAccessResolver, replicaCurrentUserCheck, replicaUsers, type ReplicatedUser, replicaTeamDirectory, replicaTeamFacts, subscribeTeamReplica, teamAssignmentService, teamResourceTables, updateResourceTeams, type OutboxPort, type Peers, type TeamAssignmentDeps, type TeamResourceTable, requireParameter } from "@signage/runtime";
-import { announceFileTags } from "../files/file-tag-events.js";
+import { announceFileTeamChange } from "../files/file-tag-events.js";
 import { mediaTeamHooks, type MediaTeamHooksWithAccess } from "./media-team-hooks.js";
 
 export const MEDIA_TEAM_TABLES = teamResourceTables([
@@ -40,9 +40,10 @@ export function mediaTeams(input: { knex: Knex; bus: EventBus; peers: Peers; out
     factsCache.changed(customerId);
     usersCache.changed(customerId);
   };
-  // In the transaction of the assignment change (folders carry no tags).
+  // In the transaction of the assignment change (folders carry no tags): a newer update_date, so
+  // core's tag index never takes an older team state for this one (file-tag-events.ts).
   const onWritten = (trx: Knex.Transaction, table: TeamResourceTable, ids: readonly string[]) =>
-    table.resourceType === "file" ? announceFileTags(trx, input.outbox, ids) : Promise.resolve();
+    table.resourceType === "file" ? announceFileTeamChange(trx, input.outbox, ids) : Promise.resolve();
   const deps: TeamAssignmentDeps = { knex, tables: MEDIA_TEAM_TABLES, teams: replicaTeamDirectory(knex, input.peers), access: createTeamAccessResolver(facts), onWritten };
 
   return {

@@ -4,7 +4,7 @@ import type { EventBus, SubscribeOptions, Subscription } from "../bus.js";
 import { deadLetter } from "../deadletter.js";
 import { buildEnvelope, type EventEnvelope, type PublishInput } from "../envelope.js";
 import { noopLogger, type Logger } from "../logger.js";
-import { DEFAULT_MAX_DELIVER, type RetryDelay } from "../retry.js";
+import { DEFAULT_MAX_DELIVER, maxDeliverOf, type RetryDelay } from "../retry.js";
 import { assertTypePattern, matchesAny, samePatterns } from "../subjects.js";
 import { defaultTracer, withProducerSpan } from "../tracing.js";
 import { ConsumerGroup, type Delivery } from "./consumer-group.js";
@@ -72,7 +72,7 @@ export function createInProcessBus(opts: InProcessBusOptions = {}): EventBus {
       }
       return existing;
     }
-    const policy = { system: "in-process", consumer: o.consumer, tracer, logger, maxDeliver, retryDelay };
+    const policy = { system: "in-process", consumer: o.consumer, tracer, logger, maxDeliver: maxDeliverOf(o, maxDeliver), retryDelay };
     const group = new ConsumerGroup([...o.types], policy, (info) => deadLetter(send, logger, info));
     groups.set(o.consumer, group);
     if (o.startFrom === "all") {

@@ -5,7 +5,7 @@ import type { EventBus, SubscribeOptions, Subscription } from "../bus.js";
 import { deadLetter } from "../deadletter.js";
 import { buildEnvelope, type EventEnvelope, type PublishInput } from "../envelope.js";
 import { noopLogger, type Logger } from "../logger.js";
-import { DEFAULT_MAX_DELIVER, type RetryDelay } from "../retry.js";
+import { DEFAULT_MAX_DELIVER, maxDeliverOf, type RetryDelay } from "../retry.js";
 import { assertTypePattern, subjectFor } from "../subjects.js";
 import { defaultTracer, withProducerSpan } from "../tracing.js";
 import { durableName, ensureConsumer, filterFor, supportsFilterUpdate, supportsMultiFilter, type ConsumerSettings } from "./consumer.js";
@@ -137,6 +137,7 @@ export async function createJetStreamBus(opts: JetStreamBusOptions): Promise<Eve
     if (closing) throw new Error("event bus is closed");
     if (o.types.length === 0) throw new Error("subscribe needs at least one event type");
     o.types.forEach(assertTypePattern);
+    const limit = maxDeliverOf(o, maxDeliver);
     const durable = durableName(o.consumer);
     const consumerSettings: ConsumerSettings = {
       stream: streamName,
@@ -152,7 +153,7 @@ export async function createJetStreamBus(opts: JetStreamBusOptions): Promise<Eve
     const stream = await jsm.streams.info(streamName);
     await ensureConsumer(jsm, consumerSettings, logger);
     const source = await js.consumers.get(streamName, durable);
-    const policy = { system: "nats", consumer: o.consumer, tracer, logger, maxDeliver, retryDelay: opts.nakDelayMs };
+    const policy = { system: "nats", consumer: o.consumer, tracer, logger, maxDeliver: limit, retryDelay: opts.nakDelayMs };
     const ctx = {
       policy,
       types: o.types,

@@ -75,3 +75,20 @@ export async function deletedTeams(trx: Knex.Transaction, teamIds: readonly stri
   const kept = new Set(present.map((row) => row.id));
   return new Set(seen.map((row) => row.key.slice("team:".length)).filter((id) => !kept.has(id)));
 }
+
+/**
+ * For a write of teams into the replica outside its events (a team core just told about, before
+ * its team.created arrived): takes the keys as isStale does, until the transaction ends, and
+ * returns those of `teamIds` the replica must not add: teams it saw deleted (their version stays
+ * as the tombstone), or all of them once the customer is deleted. Core's answer may predate a
+ * deletion the replica has applied meanwhile; team ids are never reused.
+ */
+export async function teamsGoneFromReplica(trx: Knex.Transaction, customerId: number, teamIds: readonly string[]): Promise<Set<string>> {
+  const ids = [...new Set(teamIds)].sort();
+  if (ids.length === 0) return new Set();
+  const customer = customerKey(customerId);
+  await trx.raw("SELECT pg_advisory_xact_lock_shared(hashtextextended(?, 0))", [`${TABLE}:${customer}`]);
+  for (const id of ids) await trx.raw("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [`${TABLE}:team:${id}`]);
+  if (await trx(TABLE).where({ key: customer }).first("key")) return new Set(ids);
+  return deletedTeams(trx, ids);
+}

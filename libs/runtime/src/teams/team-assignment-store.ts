@@ -95,6 +95,10 @@ export async function countsOfTeams(db: Db, customerId: number, teamIds: readonl
 export async function refreshTeamIds(trx: Db, table: TeamResourceTable, resourceIds: readonly string[]): Promise<void> {
   if (resourceIds.length === 0) return;
   const idColumn = table.idColumn ?? "id";
+  // The rows first, in a statement of their own: an update that waited for a row reads the rows a
+  // write committed meanwhile with its own, earlier snapshot, so of two writes adding teams to one
+  // resource at once the second left out the first's team. The update below reads after the wait.
+  await trx.raw("select 1 from ?? where ?? = any(?::uuid[]) order by ?? for update", [table.table, idColumn, [...resourceIds], idColumn]);
   await trx.raw(
     `update ?? as r set team_ids = coalesce((select array_agg(a.team_id order by a.team_id) from team_assignment a where a.resource_id = r.??), '{}')
      where r.?? = any(?::uuid[])`,
@@ -117,13 +121,29 @@ export async function writeAssignments(
   deletes: readonly { resourceId: string; teamId: string }[],
 ): Promise<void> {
   for (const d of deletes) await trx("team_assignment").where({ resource_id: d.resourceId, team_id: d.teamId }).delete();
-  if (upserts.length > 0) {
+  const written = await teamsStillThere(trx, upserts);
+  if (written.length > 0) {
     await trx("team_assignment")
-      .insert(upserts.map((u) => ({ resource_type: table.resourceType, resource_id: u.resourceId, team_id: u.teamId, read_only: u.readOnly, customer_id: customerId })))
+      .insert(written.map((u) => ({ resource_type: table.resourceType, resource_id: u.resourceId, team_id: u.teamId, read_only: u.readOnly, customer_id: customerId })))
       .onConflict(["resource_id", "team_id"])
       .merge(["read_only"]);
   }
   await refreshTeamIds(trx, table, [...new Set([...upserts.map((u) => u.resourceId), ...deletes.map((d) => d.resourceId)])]);
+}
+
+/**
+ * The upserts whose team still exists, its row held (KEY SHARE) until the write commits. A team's
+ * deletion (removeTeamEverywhere) takes the row first: it waits for this write and then removes
+ * what it wrote, or this write waits for it and drops the gone team's rows, as if written just
+ * before the deletion. Without the lock, an assignment written while the deletion ran (neither
+ * seeing the other's rows) outlived the team (media's replica has no foreign key to do it).
+ */
+async function teamsStillThere(trx: Knex.Transaction, upserts: readonly AssignmentWrite[]): Promise<readonly AssignmentWrite[]> {
+  if (upserts.length === 0) return upserts;
+  const teamIds = [...new Set(upserts.map((u) => u.teamId.toLowerCase()))].sort();
+  const rows: { id: string }[] = await trx("team").whereRaw(...matchesAnyUuid("id", teamIds)).orderBy("id").forKeyShare().select("id");
+  const present = new Set(rows.map((r) => r.id));
+  return upserts.filter((u) => present.has(u.teamId.toLowerCase()));
 }
 
 /**
@@ -158,6 +178,9 @@ export async function deleteResourceAssignments(trx: Db, resourceIds: readonly s
  * Returns the resources whose team_ids changed, per table (for their owners' events).
  */
 export async function removeTeamEverywhere(trx: Knex.Transaction, tables: Iterable<TeamResourceTable>, teamId: string): Promise<{ table: TeamResourceTable; resourceIds: string[] }[]> {
+  // First the team's row: an assignment write under way holds it (writeAssignments) and commits
+  // before the statements below read, so what it wrote goes too; a later one finds the team gone.
+  await trx("team").whereRaw(...matchesAnyUuid("id", [teamId])).forUpdate().select("id");
   await trx("team_assignment").where({ team_id: teamId }).delete();
   const changed: { table: TeamResourceTable; resourceIds: string[] }[] = [];
   for (const table of tables) {

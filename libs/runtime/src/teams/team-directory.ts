@@ -7,6 +7,7 @@ import { serviceError } from "@signage/auth";
 import { TeamService } from "@signage/contracts/signage/core/v1/team_pb";
 import { onBehalfOf, type Peers } from "../peers/peers.js";
 import { isUuid, matchesAnyUuid } from "./team-assignment-store.js";
+import { teamsGoneFromReplica } from "./replica-versions.js";
 
 export interface TeamDirectory {
   /** Throws 400 `team.error.notFound` naming the ids that are no team of the customer. */
@@ -40,6 +41,27 @@ export function localTeamDirectory(knex: Knex): TeamDirectory {
   };
 }
 
+/**
+ * Adds teams core named to the replica, but none the replica saw deleted: core read them before a
+ * deletion whose team.deleted the replica may have applied since (written back, the team would be
+ * assignable again, for good). A row the replica's events wrote meanwhile is theirs (its name is
+ * as new or newer). Returns the teams kept.
+ */
+async function rememberTeams<T extends { id: string; name?: string }>(knex: Knex, customerId: number, teams: T[]): Promise<T[]> {
+  if (teams.length === 0) return teams;
+  return knex.transaction(async (trx) => {
+    const gone = await teamsGoneFromReplica(trx, customerId, teams.map((t) => t.id));
+    const kept = teams.filter((t) => !gone.has(t.id));
+    if (kept.length > 0) {
+      await trx("team")
+        .insert(kept.map((t) => ({ id: t.id, customer_id: customerId, name: t.name ?? null })))
+        .onConflict("id")
+        .ignore();
+    }
+    return kept;
+  });
+}
+
 /** Other services: the replica, then core for what the replica has not seen. */
 export function replicaTeamDirectory(knex: Knex, peers: Peers): TeamDirectory {
   return {
@@ -50,13 +72,7 @@ export function replicaTeamDirectory(knex: Knex, peers: Peers): TeamDirectory {
       const asked = missing.filter(isUuid);
       if (asked.length > 0) {
         const { teams } = await peers.client(TeamService, "core").getTeams({ customerId: BigInt(customerId), teamIds: asked }, onBehalfOf(ctx));
-        const found = teams.filter((t) => Number(t.customerId) === customerId);
-        if (found.length > 0) {
-          await knex("team")
-            .insert(found.map((t) => ({ id: t.id, customer_id: customerId, name: t.name ?? null })))
-            .onConflict("id")
-            .merge(["name"]);
-        }
+        const found = await rememberTeams(knex, customerId, teams.filter((t) => Number(t.customerId) === customerId));
         const foundIds = new Set(found.map((t) => t.id));
         missing = missing.filter((id) => !foundIds.has(id));
       }

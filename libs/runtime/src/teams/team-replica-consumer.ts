@@ -31,6 +31,10 @@ export function subscribeTeamReplica(bus: EventBus, knex: Knex, service: string,
     consumer,
     types: [...TEAM_EVENT_TYPES, "customer.deleted"],
     startFrom: "all",
+    // Never dead-lettered: a dropped fact (a team, a user's deletion, a membership) would leave
+    // the replica wrong for good. A failing event is retried with the bus's back-off; the
+    // versions (replica-versions.ts) keep later events applied meanwhile from being undone.
+    maxDeliver: Infinity,
     async handler(event) {
       await apply(event);
       options.onApplied?.(tenantOfTeamEvent(event.type, event.data));
