@@ -34,16 +34,25 @@ export interface TeamAssignmentDeps {
   afterCommit?: () => void;
 }
 
-async function write(deps: TeamAssignmentDeps, table: TeamResourceTable, customerId: number, upserts: AssignmentWrite[], deletes: { resourceId: string; teamId: string }[]) {
+async function write(deps: TeamAssignmentDeps, table: TeamResourceTable, customerId: number, upserts: AssignmentWrite[], deletes: { resourceId: string; teamId: string }[], notFound: (ids: string[]) => Error) {
+  const ids = [...new Set([...upserts.map((u) => u.resourceId), ...deletes.map((d) => d.resourceId)])];
   await deps.knex.transaction(async (trx) => {
+    // The resources again, now held until commit: one deleted since the caller's check (its delete
+    // waited for nothing of ours) would keep the rows written below, listed by its team for good.
+    const present = new Set((await findResourcesOfTenant(trx, table, ids, customerId, { lock: true })).map((id) => id.toLowerCase()));
+    const gone = ids.filter((id) => !present.has(id.toLowerCase()));
+    if (gone.length > 0) throw notFound(gone);
     await writeAssignments(trx, table, customerId, upserts, deletes);
-    await deps.onWritten?.(trx, table, [...new Set([...upserts.map((u) => u.resourceId), ...deletes.map((d) => d.resourceId)])]);
+    await deps.onWritten?.(trx, table, ids);
   });
   deps.afterCommit?.();
 }
 
 const resourceNotFound = (resourceType: string, id: string) =>
   serviceError(Code.NotFound, "team.error.resourceNotFound", `${resourceType} '${id}' not found`, { resourceType, id });
+
+const resourcesNotFound = (resourceType: string, ids: string[]) =>
+  serviceError(Code.NotFound, "team.error.resourceNotFound", `${resourceType} not found: ${ids.join(", ")}`, { resourceType, ids });
 
 function readOnlyRefused(resourceType: string, id: string) {
   return serviceError(Code.PermissionDenied, "team.error.readOnly", `${resourceType} '${id}' is read-only for you through its team assignments`, { resourceType, id });
@@ -89,6 +98,7 @@ export async function updateResourceTeams(ctx: HandlerContext, deps: TeamAssignm
     resource.customerId,
     assign.map((a) => ({ resourceId: resource.id, teamId: a.teamId, readOnly: a.readOnly })),
     remove.map((teamId) => ({ resourceId: resource.id, teamId })),
+    () => resourceNotFound(resourceType, resourceId),
   );
   return {};
 }
@@ -103,7 +113,7 @@ export async function updateTeamResources(ctx: HandlerContext, deps: TeamAssignm
   const named = [...new Set([...add.map((a) => a.id), ...remove])];
   const found = new Set(await findResourcesOfTenant(deps.knex, table, named, customerId));
   const missing = named.filter((id) => !found.has(id));
-  if (missing.length > 0) throw serviceError(Code.NotFound, "team.error.resourceNotFound", `${resourceType} not found: ${missing.join(", ")}`, { resourceType, ids: missing });
+  if (missing.length > 0) throw resourcesNotFound(resourceType, missing);
   const access = await deps.access(ctx);
   const current = await assignmentsOfResources(deps.knex, named);
   for (const id of named) requireWritable(access, resourceType, id, current.get(id) ?? []);
@@ -113,6 +123,7 @@ export async function updateTeamResources(ctx: HandlerContext, deps: TeamAssignm
     customerId,
     add.map((a) => ({ resourceId: a.id, teamId, readOnly: a.readOnly })),
     remove.map((resourceId) => ({ resourceId, teamId })),
+    (gone) => resourcesNotFound(resourceType, gone),
   );
   return {};
 }

@@ -33,14 +33,17 @@ export async function findResourceInScope(db: Db, table: TeamResourceTable, id: 
 }
 
 /** Resources of the given ids within one tenant (ids not found are left out). */
-export async function findResourcesOfTenant(db: Db, table: TeamResourceTable, ids: readonly string[], customerId: number): Promise<string[]> {
+export async function findResourcesOfTenant(db: Db, table: TeamResourceTable, ids: readonly string[], customerId: number, options: { lock?: boolean } = {}): Promise<string[]> {
   const valid = ids.filter(isUuid);
   if (valid.length === 0) return [];
   const idColumn = table.idColumn ?? "id";
-  const rows = await db(table.table)
+  const query = db(table.table)
     .whereRaw(...matchesAnyUuid(idColumn, valid))
     .where(table.tenantColumn ?? "customer_id", customerId)
     .select({ id: idColumn });
+  // Locked in id order (as refreshTeamIds locks them): held until the transaction ends.
+  if (options.lock) query.orderBy(idColumn).forUpdate();
+  const rows = await query;
   return rows.map((r: { id: string }) => r.id);
 }
 
