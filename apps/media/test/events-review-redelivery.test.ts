@@ -40,4 +40,22 @@ describe("events review: media's team replica never gives up on an event", () =>
     expect(deadLetters.filter((t) => t.includes("team."))).toEqual([]);
     await watch.stop();
   });
+
+  it("'the tenant directory' replica: a customer.created that failed more than maxDeliver times still creates the tenant and its root folder ('Root folder: auto-created per customer')", async () => {
+    const deadLetters: string[] = [];
+    const watch = await platform.bus.subscribe({ consumer: `test-deadletters-${randomUUID()}`, types: ["deadletter.>"], handler: async (e) => void deadLetters.push(e.type) });
+    const id = 900_000_000 + Math.floor(Math.random() * 1_000_000);
+    // Media's creation hook fails on every attempt while the folder table is away.
+    await media().raw("ALTER TABLE file_folder RENAME TO file_folder_away");
+    try {
+      await platform.bus.publish({ id: randomUUID(), type: "customer.created", customerId: id, seq: 6_000_000, data: { id, ownerSubresellerId: null, networkOwner: false, restricted: false } });
+      await new Promise((r) => setTimeout(r, 1_500));
+    } finally {
+      await media().raw("ALTER TABLE file_folder_away RENAME TO file_folder");
+    }
+    await eventually(() => media()("file_folder").where({ customer_id: id }).whereNull("parent_id").first("id"), (row) => row !== undefined, "root folder created once the database answers again", 5_000);
+    expect(await media()("tenant").where({ customer_id: id }).first("deleted")).toEqual({ deleted: false });
+    expect(deadLetters.filter((t) => t.includes("customer."))).toEqual([]);
+    await watch.stop();
+  });
 });

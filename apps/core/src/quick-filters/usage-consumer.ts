@@ -41,6 +41,8 @@ export function subscribeQuickFilterUsage(bus: EventBus, knex: Knex, logger: Cor
     consumer,
     types: [QUICK_FILTER_USAGE_CHANGED],
     startFrom: "all",
+    // Never dead-lettered: a dropped usage change would keep a quick filter "used" (or not) for good.
+    maxDeliver: Infinity,
     handler: withInbox(knex, consumer, (event, trx) => applyUsageEvent(trx, event, logger)),
   });
 }

@@ -78,6 +78,8 @@ export function subscribeTagIndex(bus: EventBus, knex: Knex, logger: CoreLogger)
     consumer,
     types: [TAGS_CHANGED, TAGS_RESOURCE_DELETED],
     startFrom: "all",
+    // Never dead-lettered: a dropped state would keep a tag counted (or uncounted) for good.
+    maxDeliver: Infinity,
     handler: withInbox(knex, consumer, (event, trx) => applyTagEvent(trx, event, logger)),
   });
 }

@@ -38,6 +38,9 @@ export async function subscribeTenantReplica(bus: EventBus, knex: Knex, service:
     consumer,
     types: ["customer.created", "customer.updated", "customer.deleted"],
     startFrom: "all",
+    // Never dead-lettered (as the team replica): a dropped customer.created leaves no root folder,
+    // a dropped customer.deleted leaves the customer's rows in place, and no later event repairs either.
+    maxDeliver: Infinity,
     handler: async (event) => {
       await apply(event);
       changes.changed(event.data.id);
