@@ -28,10 +28,12 @@ const CLIENT_GONE = new Set(["ECONNRESET", "EPIPE", "ERR_STREAM_PREMATURE_CLOSE"
 
 /**
  * The exchange failed because the client closed its connection before sending the
- * whole request (a reset, or an end Node's HTTP parser reports as HPE_*): nobody to
- * answer, nothing to log as a server failure.
+ * whole request (a reset, or an end Node's HTTP parser reports as HPE_*), or before the
+ * whole response was sent (a download cut off, a reset while its answer was on the way):
+ * nobody to answer, nothing to log as a server failure.
  */
 export function clientWentAway(ctx: Context, err: unknown): boolean {
   const code = String((err as { code?: unknown } | null)?.code ?? "");
-  return !ctx.req.complete && (CLIENT_GONE.has(code) || code.startsWith("HPE_") || ctx.req.destroyed);
+  if (!ctx.req.complete) return CLIENT_GONE.has(code) || code.startsWith("HPE_") || ctx.req.destroyed;
+  return CLIENT_GONE.has(code) && !ctx.res.writableFinished;
 }

@@ -150,7 +150,13 @@ export function downloadHandler(route: RestRoute, transport: Transport) {
       if (head.size !== undefined) ctx.length = Number(head.size);
       return;
     }
-    ctx.body = Readable.from(chunksOf(answers), { objectMode: false });
+    const body = Readable.from(chunksOf(answers), { objectMode: false });
+    // A client gone before Koa pipes the body (it left while the head was on its way) gets the
+    // body destroyed unread: chunksOf never ran, so its `finally` cannot end the service's stream,
+    // which would stay suspended after its head with the blob open (a file descriptor per such
+    // request, never closed). Ending the answers here covers that; a second return is a no-op.
+    body.once("close", () => void answers.return?.()?.catch(() => undefined));
+    ctx.body = body;
     if (head.size !== undefined) ctx.length = Number(head.size);
   };
 }

@@ -3,7 +3,7 @@
 // (see stream.proto). The RPC's single answer renders like a unary response.
 import { create, type DescMethodStreaming, type DescMessage } from "@bufbuild/protobuf";
 import type { Context } from "koa";
-import type { Transport } from "@connectrpc/connect";
+import { Code, ConnectError, type Transport } from "@connectrpc/connect";
 import type { RestRoute } from "../routes/route-table.js";
 import { buildRequest, type QueryValues } from "../transcode/request-builder.js";
 import { renderResponse } from "../transcode/response-renderer.js";
@@ -30,7 +30,12 @@ export function uploadHandler(route: RestRoute, transport: Transport, options: S
         ctx.req.socket.setTimeout(0);
       } catch (err) {
         bodyError = err;
-        throw err;
+        // The client gets the body's own error (below); the service only learns that the body
+        // failed, as a cancelled stream, which is all it sees over the network too. Handed the
+        // error itself (in process, messages go by reference), it failed the call with a plain
+        // Error: logged as a failure of its own ("rpc handler failed") and counted as INTERNAL
+        // for every client that reset or cut its upload short.
+        throw new ConnectError("the request body could not be read", Code.Canceled);
       }
     }
     const body = messages();

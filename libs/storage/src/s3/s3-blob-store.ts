@@ -7,7 +7,7 @@ import { createReadStream, createWriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
+import { Readable, type Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import {
   AbortMultipartUploadCommand,
@@ -67,6 +67,21 @@ function isNotFound(err: unknown): boolean {
 
 function isNoSuchUpload(err: unknown): boolean {
   return errorName(err) === "NoSuchUpload" || (err as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode === 404;
+}
+
+/**
+ * `body.pipe(next)`, with a failure of `body` failing `next`, including one that happened before
+ * this call: a caller's stream may fail while its put waits (the lazy store loading the SDK, see
+ * lazy-blob-store.ts), and a pipe from a stream already destroyed never ends `next`, so the put
+ * (and the upload holding it) would wait forever.
+ */
+function pipedInto<T extends Transform>(body: Readable, next: T): T {
+  if (body.destroyed) {
+    next.destroy(body.errored ?? new Error("the body was destroyed before it was read"));
+    return next;
+  }
+  body.on("error", (e) => next.destroy(e));
+  return body.pipe(next);
 }
 
 export function createS3BlobStore(settings: S3Settings): BlobStore {
@@ -171,13 +186,9 @@ export function createS3BlobStore(settings: S3Settings): BlobStore {
         failure ??= e;
         controller.abort(e);
       };
-      body.on("error", (e) => {
-        fail(e);
-        counter.destroy(e);
-      });
       counter.on("error", fail);
       try {
-        return await send(body.pipe(counter), size, controller.signal);
+        return await send(pipedInto(body, counter), size, controller.signal);
       } catch (err) {
         throw failure ?? err;
       }
@@ -267,8 +278,7 @@ export function createS3BlobStore(settings: S3Settings): BlobStore {
         return { size: options.size, contentType: options.contentType };
       }
       const counter = new ByteCounter(options?.maxSize);
-      body.on("error", (e) => counter.destroy(e));
-      const size = await putUnknownLength(key, body.pipe(counter), options?.contentType);
+      const size = await putUnknownLength(key, pipedInto(body, counter), options?.contentType);
       return { size, contentType: options?.contentType };
     },
     async get(key, range) {
