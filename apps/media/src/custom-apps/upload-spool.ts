@@ -3,7 +3,7 @@
 // seekable before it is checked. Memory stays flat; the size cap is enforced
 // while writing.
 import { createHash } from "node:crypto";
-import { createWriteStream } from "node:fs";
+import { createWriteStream, type WriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,7 +27,12 @@ function isPackagePart(head: { field: string; value?: string }): boolean {
   return head.value === undefined && (head.field === "file" || head.field === "");
 }
 
-export async function spoolPackageUpload(parts: AsyncIterable<StreamedBodyPart | undefined>, maxBytes: number): Promise<SpooledUpload> {
+/** Opens the spool file (tests: a file whose writes fail). */
+export type OpenSpool = (path: string) => WriteStream;
+
+const openPrivate: OpenSpool = (path) => createWriteStream(path, { flags: "wx", mode: 0o600 });
+
+export async function spoolPackageUpload(parts: AsyncIterable<StreamedBodyPart | undefined>, maxBytes: number, open: OpenSpool = openPrivate): Promise<SpooledUpload> {
   const dir = await mkdtemp(join(tmpdir(), "custom-app-upload-"));
   const path = join(dir, "package.zip");
   const dispose = () => rm(dir, { recursive: true, force: true });
@@ -36,8 +41,12 @@ export async function spoolPackageUpload(parts: AsyncIterable<StreamedBodyPart |
     let filename = "";
     let size = 0;
     const hash = createHash("sha256");
-    const out = createWriteStream(path, { flags: "wx", mode: 0o600 });
+    const out = open(path);
     const closed = once(out, "close");
+    // A failed write (ENOSPC, EIO) may surface while the next part is awaited: this promise then
+    // rejects with nobody listening yet (an unhandled rejection ends the process). It is awaited,
+    // and its error rethrown, below.
+    closed.catch(() => undefined);
     try {
       for await (const part of parts) {
         const kind = part?.kind;
@@ -54,6 +63,8 @@ export async function spoolPackageUpload(parts: AsyncIterable<StreamedBodyPart |
           size += kind.value.length;
           if (size > maxBytes) throw uploadTooLarge(maxBytes);
           hash.update(kind.value);
+          // A stream that already failed emits no more events: waiting for its drain would never end.
+          if (out.errored) throw out.errored;
           if (!out.write(kind.value)) await once(out, "drain");
         }
       }
