@@ -10,6 +10,7 @@ import type { ProcessKeys } from "./keys.js";
 import { createPeers, type Peers } from "./peers/peers.js";
 import { databaseErrorsInterceptor } from "./errors/database-errors-interceptor.js";
 import { listQueryErrorInterceptor } from "./list/list-error-interceptor.js";
+import { scheduleInboxPrune } from "./inbox-prune.js";
 import type { ModuleInstance, ServiceModule } from "./service-module.js";
 
 export interface SharedInfra {
@@ -75,6 +76,7 @@ export async function startModule(module: ServiceModule, infra: SharedInfra): Pr
     maxConnectionAgeMs: infra.maxConnectionAgeMs,
   });
   outbox.start();
+  const inboxPrune = await scheduleInboxPrune(db.knex, infra.env, logger);
   return {
     name: module.name,
     service,
@@ -83,6 +85,7 @@ export async function startModule(module: ServiceModule, infra: SharedInfra): Pr
     async stop() {
       await service.close();
       await instance.stop?.();
+      await inboxPrune?.stop();
       await outbox.stop();
       await db.close();
     },
