@@ -10,7 +10,9 @@
  * A third figure, the HTTP floor, is a bare node:http server writing the
  * request body straight to a file (synced as it grows and at the end, as the
  * store does): what receiving the bytes over HTTP costs on this machine before
- * any of our code runs.
+ * any of our code runs. A fourth, HTTP receive only, is that server throwing the
+ * body away: set next to the floor and the plain write, it shows whether HTTP,
+ * the disk, or doing both at once on this machine is the limit.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { createWriteStream } from "node:fs";
@@ -119,6 +121,8 @@ async function httpFloorServer(dir: string): Promise<{ url: string; close(): Pro
     }
   };
   const server = createServer((req: IncomingMessage, res) => {
+    // /discard: the same body received and thrown away (what loopback HTTP alone delivers).
+    if (req.url === "/discard") return void req.resume().once("end", () => res.end("{}"));
     receive(req).then(
       () => res.end("{}"),
       (err: Error) => res.writeHead(500).end(err.message),
@@ -153,7 +157,7 @@ export async function benchUploads(): Promise<void> {
 
     // Rounds interleave each upload with its baselines, so load from other
     // processes hits all alike; the median round of each figure is shown.
-    const runs = { simple: [] as number[], plainSimple: [] as number[], plainSimpleGrowing: [] as number[], floorSimple: [] as number[], parts: [] as number[], chunked: [] as number[], plainChunked: [] as number[], plainChunkedGrowing: [] as number[], floorChunked: [] as number[], completeS: [] as number[] };
+    const runs = { simple: [] as number[], plainSimple: [] as number[], plainSimpleGrowing: [] as number[], floorSimple: [] as number[], parts: [] as number[], chunked: [] as number[], plainChunked: [] as number[], plainChunkedGrowing: [] as number[], floorChunked: [] as number[], receiveOnly: [] as number[], completeS: [] as number[] };
     const size = CHUNKS * CHUNK;
     for (let round = 0; round < ROUNDS; round++) {
       // The two plain writes swap places each round: neither always runs on a disk the other just filled.
@@ -163,6 +167,9 @@ export async function benchUploads(): Promise<void> {
       let floorSeconds = 0;
       for (let i = 0; i < SIMPLE_FILES; i++) floorSeconds += (await client.send({ url: floor.url, method: "POST", headers: raw, size: SIMPLE_FILE })).seconds;
       runs.floorSimple.push((SIMPLE_FILES * SIMPLE_FILE) / MiB / floorSeconds);
+      let receiveSeconds = 0;
+      for (let i = 0; i < SIMPLE_FILES; i++) receiveSeconds += (await client.send({ url: `${floor.url}discard`, method: "POST", headers: raw, size: SIMPLE_FILE })).seconds;
+      runs.receiveOnly.push((SIMPLE_FILES * SIMPLE_FILE) / MiB / receiveSeconds);
       // Simple upload: multipart files[] below 200 MB.
       let simpleSeconds = 0;
       for (let i = 0; i < SIMPLE_FILES; i++) {
@@ -222,6 +229,7 @@ export async function benchUploads(): Promise<void> {
     row(`chunked init+parts+complete (assembly, CRC)`, best.chunked, best.plainChunked, best.plainChunkedGrowing, best.floorChunked);
     log(`  complete (assemble ${size / MiB} MiB + CRC32, fsync): ${best.completeS.toFixed(2)} s`);
     log(`  HTTP floor: a bare node:http server writing the same bodies to a file (synced as it grows and at the end, as the store does), same client.`);
+    log(`  HTTP receive only: the same server throwing the ${SIMPLE_FILE / MiB} MiB bodies away: ${best.receiveOnly.toFixed(0)} MB/s. When it is well above the HTTP floor, receiving and writing at once (not HTTP, not the disk alone) is what bounds any server here.`);
     log(`  Per round (MB/s): ${Object.entries(runs).filter(([k]) => k !== "completeS").map(([k, v]) => `${k} ${v.map((x) => x.toFixed(0)).join("/")}`).join("; ")}`);
   } finally {
     client.close();
