@@ -1,7 +1,7 @@
 // "Nothing lost": media's events are stored in the transaction of the change
 // they announce (the service's event_outbox) and published by the module's
 // relay after commit; a rolled-back change stores and publishes nothing.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createOutbox } from "@signage/events";
 import { eventually } from "@signage/testing";
 import { startLibrary, type Library, type Tenant } from "./files-support.js";
@@ -84,4 +84,25 @@ describe("media events through the transactional outbox", () => {
     expect((await lib.http.delete(`/api/fileFolder/${folder.body.id}`, { token: a.editor.token })).status).toBeLessThan(300);
     await eventually(removeFilter, (r) => r.status === 204, "usage released");
   });
+
+  it("'DELETE ... refused while used by ... filtered folders' only while used: a folder created where the clock runs ahead and deleted at once still releases its filter (versions from the database's clock)", async () => {
+    const filter = await lib.http.post("/api/quickFilter/", { token: a.editor.token, body: { name: "skewed", filteredEntityType: "FILE", criteria: { tags: ["skew-tag"] } } });
+    expect(filter.status, filter.text).toBe(200);
+    // The create runs as on a replica whose clock is 5 s ahead; the delete as on one that is right.
+    const ahead = vi.spyOn(Date, "now").mockImplementation(() => realNow() + 5_000);
+    let folder;
+    try {
+      folder = await lib.http.post("/api/fileFolder/addFilteredFileFolder", { token: a.editor.token, query: { parentId: a.rootId, name: "skewed", quickFilterId: filter.body.id } });
+    } finally {
+      ahead.mockRestore();
+    }
+    expect(folder.status, folder.text).toBe(200);
+    const usage = () => lib.platform.knexOf("core")("quick_filter_usage").where({ quick_filter_id: filter.body.id }).first();
+    await eventually(usage, (row) => row?.used === true, "usage recorded");
+    expect((await lib.http.delete(`/api/fileFolder/${folder.body.id}`, { token: a.editor.token })).status).toBeLessThan(300);
+    await eventually(usage, (row) => row?.used === false, "usage released");
+    expect((await lib.http.delete("/api/quickFilter/", { token: a.editor.token, query: { quickFilterId: filter.body.id } })).status).toBe(204);
+  });
 });
+
+const realNow = Date.now.bind(Date);

@@ -23,7 +23,7 @@ export interface QuickFilterUsageChangedData {
   usedByType: QuickFilterUserType;
   usedById: string;
   used: boolean;
-  /** Grows with each change of the using resource (its updatedAt in ms); default now. */
+  /** Grows with each change of the using resource (ms; by default the database's clock at the change). */
   version: number;
 }
 
@@ -48,7 +48,18 @@ export function quickFilterUsageEvent(usage: QuickFilterUsage): PublishInput<Qui
   return { type: QUICK_FILTER_USAGE_CHANGED, customerId: usage.customerId, data };
 }
 
-/** Stores the usage change in `trx` (e.g. the filtered folder's create / delete); published after commit. Returns the event id. */
-export function enqueueQuickFilterUsage(outbox: OutboxPort, trx: Knex.Transaction, usage: QuickFilterUsage): Promise<string> {
-  return outbox.enqueue(trx, quickFilterUsageEvent(usage));
+/**
+ * Stores the usage change in `trx` (e.g. the filtered folder's create / delete); published after commit. Returns the event id.
+ * Without a version of its own, the change is versioned by the database's clock, not this process's: a folder created on a
+ * replica whose clock runs ahead and deleted a moment later on another would otherwise send its "no longer used" with the
+ * older version, which core ignores, and the filter would stay "used" (undeletable) for good.
+ */
+export async function enqueueQuickFilterUsage(outbox: OutboxPort, trx: Knex.Transaction, usage: QuickFilterUsage): Promise<string> {
+  const version = usage.version ?? (await databaseNowMs(trx));
+  return outbox.enqueue(trx, quickFilterUsageEvent({ ...usage, version }));
+}
+
+async function databaseNowMs(trx: Knex.Transaction): Promise<number> {
+  const { rows } = await trx.raw<{ rows: { ms: string }[] }>("SELECT floor(extract(epoch from clock_timestamp()) * 1000)::bigint AS ms");
+  return Number(rows[0].ms);
 }
