@@ -69,4 +69,17 @@ describe("creator has email and name", { timeout: 30_000 }, () => {
     expect(await callerName(ctx, deps)).toBeNull();
     expect(warnings).toHaveLength(1);
   });
+
+  it("an upload the client cancelled: callerName gives null without warning that core failed (it did not)", async () => {
+    const cancel = new AbortController();
+    const ctx = createHandlerContext({ service: FileUploadService, method: FileUploadService.method.uploadFiles, protocolName: "connect", requestMethod: "POST", url: "http://media/", requestSignal: cancel.signal });
+    ctx.values.set(authContextKey, { caller: { kind: "user", userId: "u1", subject: "x@example.test", customerId: t.id } as never, scope: { kind: "tenants", customerIds: new Set([t.id]) } as never });
+    cancel.abort();
+    const warnings: unknown[] = [];
+    const logger = createLogger({ name: "creator-test", level: "silent" });
+    // No transport to core: the call fails as it would when cancelled (either way no name).
+    const deps = { peers: createPeers(() => undefined), files: { logger: { ...logger, warn: (...args: unknown[]) => warnings.push(args) } } } as unknown as Pick<UploadDeps, "peers" | "files">;
+    expect(await callerName(ctx, deps)).toBeNull();
+    expect(warnings).toEqual([]);
+  });
 });

@@ -19,7 +19,8 @@ export async function callerName(ctx: HandlerContext, deps: Pick<UploadDeps, "pe
     const { user } = await deps.peers.client(UserService, "core").getMe({}, { ...onBehalfOf(ctx), timeoutMs: NAME_TIMEOUT_MS });
     return user?.name?.trim() || null;
   } catch (err) {
-    deps.files.logger.warn({ err, userId: caller.userId }, "uploader's name not available from core; creator.name left empty");
+    // The upload itself was cancelled (the client went away): nothing is wrong with core.
+    if (!ctx.signal.aborted) deps.files.logger.warn({ err, userId: caller.userId }, "uploader's name not available from core; creator.name left empty");
     return null;
   }
 }
