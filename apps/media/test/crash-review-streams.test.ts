@@ -89,10 +89,18 @@ const B = "crashReviewBoundary";
 /** A second gateway over the same services, whose log and media calls the tests can see. */
 let observed: { url: string; errors: Array<Record<string, unknown>>; mediaCalls: Array<{ method: string; code: Code }>; server: Server };
 
+let spoolRoot: string;
+let savedTmpdir: string | undefined;
+
 beforeAll(async () => {
   process.on("uncaughtException", onCrash);
   process.on("unhandledRejection", onCrash);
   blobDir = await mkdtemp(join(tmpdir(), "crash-review-blobs-"));
+  // The package spool's temp folders go to os.tmpdir(): a private one, so other test files running
+  // at the same time (their spools in the shared /tmp) cannot be taken for ours.
+  spoolRoot = await mkdtemp(join(tmpdir(), "crash-review-spool-"));
+  savedTmpdir = process.env.TMPDIR;
+  process.env.TMPDIR = spoolRoot;
   platform = await startPlatform({
     modules: [coreModule, mediaModule],
     prefix: "crash_review",
@@ -135,6 +143,9 @@ afterAll(async () => {
   await new Promise((r) => observed?.server.close(r));
   await platform?.close();
   await rm(blobDir, { recursive: true, force: true });
+  if (savedTmpdir === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = savedTmpdir;
+  if (spoolRoot) await rm(spoolRoot, { recursive: true, force: true });
   process.off("uncaughtException", onCrash);
   process.off("unhandledRejection", onCrash);
 });
@@ -268,7 +279,7 @@ describe("crash review: streamed uploads and downloads", { timeout: 120_000 }, (
     const knex = platform.knexOf("media");
     expect(await knex("blob_intent").select("key")).toEqual([]);
     expect(await readdir(join(blobDir, ".tmp")).catch(() => [])).toEqual([]);
-    expect((await readdir(tmpdir())).filter((n) => n.startsWith("custom-app-upload-"))).toEqual([]);
+    expect((await readdir(spoolRoot)).filter((n) => n.startsWith("custom-app-upload-"))).toEqual([]);
     // Only the still open session's part folder; nothing of it was stored.
     expect((await platform.http.get(`/api/v2/file/upload/${opened.body.uploadId}/recover`, { token: editor })).body.uploadedChunks).toEqual([]);
     expect((knex.client as { pool: { numUsed(): number } }).pool.numUsed()).toBe(0);
