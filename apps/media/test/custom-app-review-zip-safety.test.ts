@@ -11,9 +11,8 @@
 //    directory was accepted and handed back as uploaded by the download.
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { crc32 } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { widgetZip, zipOf } from "./support/custom-apps-zip.js";
+import { handMadeZip, widgetZip, zipOf, type HandEntry } from "./support/custom-apps-zip.js";
 import { packageForm, startCustomAppsPlatform, type CustomAppsPlatform } from "./support/custom-apps-platform.js";
 
 const BASE = "/api/customApp/myApps";
@@ -51,58 +50,6 @@ async function filesUnder(id: number): Promise<string[]> {
   }
 }
 
-interface RawEntry {
-  name: string;
-  data?: string;
-  /** CRC-32 written in both headers (default: the data's). */
-  crc?: number;
-  /** Name written in the local header (default: `name`, as in the central directory). */
-  localName?: string;
-}
-
-/** A stored (uncompressed) ZIP with exactly these headers, whatever they say. */
-function rawZip(entries: RawEntry[]): Buffer {
-  const parts: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const data = Buffer.from(e.data ?? "", "utf8");
-    const name = Buffer.from(e.name, "utf8");
-    const localName = Buffer.from(e.localName ?? e.name, "utf8");
-    const crc = e.crc ?? crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x800, 6);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(localName.length, 26);
-    parts.push(local, localName, data);
-    const c = Buffer.alloc(46);
-    c.writeUInt32LE(0x02014b50, 0);
-    c.writeUInt16LE((3 << 8) | 20, 4);
-    c.writeUInt16LE(20, 6);
-    c.writeUInt16LE(0x800, 8);
-    c.writeUInt32LE(crc, 16);
-    c.writeUInt32LE(data.length, 20);
-    c.writeUInt32LE(data.length, 24);
-    c.writeUInt16LE(name.length, 28);
-    c.writeUInt32LE(((e.name.endsWith("/") ? 0o040755 : 0o100644) << 16) >>> 0, 38);
-    c.writeUInt32LE(offset, 42);
-    central.push(c, name);
-    offset += local.length + localName.length + data.length;
-  }
-  const cd = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cd.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...parts, cd, end]);
-}
-
 const config = (name: string) => ({ name: "config.json", data: JSON.stringify({ name, version: "1" }) });
 const index = { name: "index.html", data: "<html/>" };
 
@@ -124,21 +71,21 @@ async function expectUnchanged(app: { id: number; row: unknown; files: string[] 
 describe("'Private app name blank or invalid; invalid package content | HTTP 400': a ZIP no tree can unpack", { timeout: 60_000 }, () => {
   it("a file 'a' and a file 'a/b' (either order), or a folder 'a/' and a file 'a': 400 invalidPackage duplicateEntry, never a 500; nothing written", async () => {
     const app = await packagedApp("Clashing paths", "clash");
-    const cases: RawEntry[][] = [
+    const cases: HandEntry[][] = [
       [{ name: "js", data: "x" }, { name: "js/app.js", data: "y" }],
       [{ name: "js/app.js", data: "y" }, { name: "js", data: "x" }],
       [{ name: "assets/img/a.png", data: "y" }, { name: "assets/img", data: "x" }],
       [{ name: "js/" }, { name: "js", data: "x" }],
     ];
     for (const extra of cases) {
-      const res = await upload(app.id, rawZip([config("clash"), index, ...extra]));
+      const res = await upload(app.id, handMadeZip([config("clash"), index, ...extra]));
       const label = extra.map((e) => e.name).join(" + ");
       expect(res.status, `${label}: ${res.text}`).toBe(400);
       expect([res.body.key, res.body.details?.reason], label).toEqual(["customApp.error.invalidPackage", "duplicateEntry"]);
     }
     await expectUnchanged(app);
     // A folder entry for a folder that also holds files is ordinary.
-    const ok = await upload(app.id, rawZip([config("clash"), index, { name: "js/" }, { name: "js/app.js", data: "y" }]));
+    const ok = await upload(app.id, handMadeZip([config("clash"), index, { name: "js/" }, { name: "js/app.js", data: "y" }]));
     expect(ok.status, ok.text).toBe(200);
   });
 });
@@ -162,25 +109,25 @@ describe("'Private app name blank or invalid; invalid package content | HTTP 400
 describe("'Private app name blank or invalid; invalid package content | HTTP 400': corrupt or inconsistent entries", { timeout: 60_000 }, () => {
   it("an entry whose bytes fail its CRC-32 (config.json, or a file only unpacked later) is 400 invalidPackage; nothing written, the previous package stays", async () => {
     const app = await packagedApp("Corrupt entry", "crc");
-    const cases: [string, RawEntry[]][] = [
+    const cases: [string, HandEntry[]][] = [
       ["config.json", [{ ...config("crc"), crc: 0x1234 }, index]],
       ["index.html", [config("crc"), { ...index, crc: 0x1234 }]],
     ];
     for (const [entry, entries] of cases) {
-      const res = await upload(app.id, rawZip(entries));
+      const res = await upload(app.id, handMadeZip(entries));
       expect(res.status, `${entry}: ${res.text}`).toBe(400);
       expect([res.body.key, res.body.details?.reason, res.body.details?.entry], entry).toEqual(["customApp.error.invalidPackage", "notZip", entry]);
       expect(res.body.message).toContain("CRC-32");
     }
     await expectUnchanged(app);
     // The same bytes with the right checksums are a valid package.
-    const ok = await upload(app.id, rawZip([config("crc"), index]));
+    const ok = await upload(app.id, handMadeZip([config("crc"), index]));
     expect(ok.status, ok.text).toBe(200);
   });
 
   it("an entry whose local header names another path than the central directory ('../escaped.html') is 400 unsafePath; the ZIP is not kept for download", async () => {
     const app = await packagedApp("Two names", "two-names");
-    const evil = rawZip([config("two-names"), index, { name: "page.html", localName: "../escaped.html", data: "x" }]);
+    const evil = handMadeZip([config("two-names"), index, { name: "page.html", localName: "../escaped.html", data: "x" }]);
     const res = await upload(app.id, evil);
     expect(res.status, res.text).toBe(400);
     expect([res.body.key, res.body.details?.reason, res.body.details?.entry]).toEqual(["customApp.error.invalidPackage", "unsafePath", "page.html"]);

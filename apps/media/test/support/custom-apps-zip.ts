@@ -11,8 +11,12 @@ export interface HandEntry {
   deflate?: boolean;
   /** Overrides the uncompressed size written in both headers (a lying archive). */
   declaredSize?: number;
-  /** Unix mode in the external attributes, e.g. 0o120777 for a symlink. */
+  /** Unix mode in the external attributes, e.g. 0o120777 for a symlink (default: a folder for names ending in /, else a file). */
   unixMode?: number;
+  /** CRC-32 written in both headers (default: the data's). */
+  crc?: number;
+  /** Name written in the local header (default: `name`, as in the central directory). */
+  localName?: string;
 }
 
 /** A ZIP with exactly these names and headers, whatever they say. */
@@ -24,7 +28,8 @@ export function handMadeZip(entries: HandEntry[]): Buffer {
     const data = Buffer.isBuffer(e.data) ? e.data : Buffer.from(e.data ?? "", "utf8");
     const body = e.deflate ? deflateRawSync(data) : data;
     const name = Buffer.from(e.name, "utf8");
-    const crc = crc32(data);
+    const localName = Buffer.from(e.localName ?? e.name, "utf8");
+    const crc = e.crc ?? crc32(data);
     const size = e.declaredSize ?? data.length;
     const method = e.deflate ? 8 : 0;
     const local = Buffer.alloc(30);
@@ -35,8 +40,8 @@ export function handMadeZip(entries: HandEntry[]): Buffer {
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(body.length, 18);
     local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    locals.push(local, name, body);
+    local.writeUInt16LE(localName.length, 26);
+    locals.push(local, localName, body);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE((3 << 8) | 20, 4);
@@ -47,10 +52,10 @@ export function handMadeZip(entries: HandEntry[]): Buffer {
     central.writeUInt32LE(body.length, 20);
     central.writeUInt32LE(size, 24);
     central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(((e.unixMode ?? 0o100644) << 16) >>> 0, 38);
+    central.writeUInt32LE(((e.unixMode ?? (e.name.endsWith("/") ? 0o040755 : 0o100644)) << 16) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
     centrals.push(central, name);
-    offset += local.length + name.length + body.length;
+    offset += local.length + localName.length + body.length;
   }
   const cd = Buffer.concat(centrals);
   const end = Buffer.alloc(22);
