@@ -5,6 +5,7 @@ import { serviceError, type Caller } from "@signage/auth";
 import { Role } from "@signage/contracts/signage/common/v1/role_pb";
 import { LicenseTier, Vertical, type CustomerFields } from "@signage/contracts/signage/core/v1/customer_pb";
 import type { Value } from "@bufbuild/protobuf/wkt";
+import { TIMESTAMP_MAX_MS, TIMESTAMP_MIN_MS } from "@signage/query";
 
 /** "Fields that only ADMIN may set (needsToBeInvoiced, resourceLimits, freeLicenses, browserSessionLicenses, deviceSessionLimit, storageSize) are ... refused (400) for anyone else". */
 const ADMIN_ONLY: Array<keyof CustomerFields> = [
@@ -150,6 +151,20 @@ export function checkCustomerNumbers(fields: CustomerFields): void {
   if (negative.length > 0) {
     throw invalid("customer.error.negativeValue", `${negative.join(", ")} must not be negative`, { fields: negative.join(",") });
   }
+  // "long" on the wire, but stored counts are read back as JavaScript numbers (exact up to
+  // 2^53 - 1, as storageSize): a larger one was a 500 (or, inside resourceLimits, silently
+  // rounded to a different number), so it is a 400 naming the field instead.
+  const tooLarge: string[] = [];
+  for (const name of ["freeLicenses", "browserSessionLicenses", "deviceSessionLimit"] as const) {
+    const v = fields[name];
+    if (v !== undefined && v > MAX_COUNT) tooLarge.push(name);
+  }
+  for (const [key, v] of Object.entries(fields.resourceLimits?.overrides ?? {})) {
+    if (v > MAX_COUNT) tooLarge.push(`resourceLimits.overrides.${key}`);
+  }
+  if (tooLarge.length > 0) {
+    throw invalid("customer.error.invalidValue", `${tooLarge.join(", ")} must be at most ${MAX_COUNT}`, { fields: tooLarge.join(","), max: Number.MAX_SAFE_INTEGER });
+  }
   storageSizeOf(fields.storageSize);
   // gRPC callers send enum numbers: one the contract does not define is refused, as the REST
   // edge refuses an unknown name, instead of being dropped.
@@ -159,11 +174,18 @@ export function checkCustomerNumbers(fields: CustomerFields): void {
   if (fields.licenseTier !== undefined && LicenseTier[fields.licenseTier] === undefined) {
     throw invalid("customer.error.invalidValue", `licenseTier ${fields.licenseTier} is not a defined value`, { field: "licenseTier", value: fields.licenseTier });
   }
-  // Unix milliseconds a date can hold (JavaScript's and so PostgreSQL's writable range); 0 clears it.
+  // Unix milliseconds of the dates the list conventions support (years 1 to 9999: what `search`
+  // compares expirationDate with, and inside what PostgreSQL stores; JavaScript's own range went
+  // past PostgreSQL's earliest date, 4713 BC, and was a 500); 0 clears it.
   const expiration = fields.expirationDate;
-  if (expiration !== undefined && (expiration < -MAX_DATE_MS || expiration > MAX_DATE_MS)) {
-    throw invalid("customer.error.invalidValue", "expirationDate must be Unix milliseconds within the range of a date", { field: "expirationDate", value: expiration.toString() });
+  if (expiration !== undefined && (expiration < MIN_DATE_MS || expiration > MAX_DATE_MS)) {
+    throw invalid("customer.error.invalidValue", `expirationDate must be Unix milliseconds from ${MIN_DATE_MS} to ${MAX_DATE_MS} (years 1 to 9999)`, {
+      field: "expirationDate",
+      value: expiration.toString(),
+    });
   }
 }
 
-const MAX_DATE_MS = 8_640_000_000_000_000n;
+const MIN_DATE_MS = BigInt(TIMESTAMP_MIN_MS);
+const MAX_DATE_MS = BigInt(TIMESTAMP_MAX_MS);
+const MAX_COUNT = BigInt(Number.MAX_SAFE_INTEGER);

@@ -32,7 +32,7 @@ import { listCustomers } from "./customer-list.js";
 import { brandingOf } from "./customer-branding.js";
 import { fillStorageUsage } from "./customer-storage.js";
 import { requireParameter } from "@signage/runtime";
-import { customerIdOf } from "@signage/runtime";
+import { customerIdOf, rowIdOf } from "@signage/runtime";
 
 const notFound = (id: number) => serviceError(Code.NotFound, "customer.error.notFound", `Customer ${id} not found`, { id });
 // "name | string | required, globally unique": regardless of letter case ("Acme" takes "acme").
@@ -98,15 +98,16 @@ export function customerService(deps: CoreDeps): Partial<ServiceImpl<typeof Cust
       if (ownerCreate) checkNetworkOwnerTier(fields, true);
       const name = validateName(fields.name, true)!;
 
-      let ownerId: number | null = ownerCreate ? auth.caller.customerId : fields.ownerSubresellerId !== undefined ? Number(fields.ownerSubresellerId) : null;
+      // "ownerSubresellerId (ADMIN)": an id no customer can have (outside 1..2^53-1) names no network owner either (was a 500).
+      const notSubreseller = (sent: string | number) =>
+        serviceError(Code.InvalidArgument, "customer.error.notSubreseller", `Customer ${sent} is not a network owner`, { ownerSubresellerId: sent });
+      let ownerId: number | null = ownerCreate ? auth.caller.customerId : fields.ownerSubresellerId !== undefined ? rowIdOf(fields.ownerSubresellerId, notSubreseller) : null;
       if (!ownerCreate && ownerId !== null) {
         if (fields.createAsSubreseller) {
           throw serviceError(Code.InvalidArgument, "customer.error.subresellerCannotBeOwned", "A network owner cannot itself belong to a network owner", { ownerSubresellerId: ownerId });
         }
         const owner = await knex("customer").where({ id: ownerId }).first();
-        if (!owner?.subreseller_since) {
-          throw serviceError(Code.InvalidArgument, "customer.error.notSubreseller", `Customer ${ownerId} is not a network owner`, { ownerSubresellerId: ownerId });
-        }
+        if (!owner?.subreseller_since) throw notSubreseller(ownerId);
       }
 
       const id = await knex

@@ -5,9 +5,12 @@ import { Code } from "@connectrpc/connect";
 import { serviceError } from "@signage/auth";
 import { createHashLimiter, type HashLimiter, type HashLimits } from "./hash-limiter.js";
 
-/** "Password: at least 8 characters" (document 2, Limits). */
+/**
+ * "Password: at least 8 characters" (document 2, Limits). Characters, not UTF-16 code units:
+ * four emoji are four characters (eight units), so they are too short.
+ */
 export function checkPasswordRule(password: string): void {
-  if (password.length < 8) {
+  if (password.length < 16 && [...password].length < 8) {
     throw serviceError(Code.InvalidArgument, "user.error.passwordTooShort", "The password must have at least 8 characters", { minLength: 8 });
   }
 }
