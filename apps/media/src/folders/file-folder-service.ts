@@ -87,10 +87,11 @@ export function fileFolderService(deps: FileDeps): Partial<ServiceImpl<typeof Fi
       if (req.cleanupOutdatedFiles === undefined) throw missingParameter("cleanupOutdatedFiles");
       await knex.transaction(async (trx) => {
         const folder = await requireFolder(trx, auth.scope, req.folderId!.trim(), true);
+        // First: a folder the caller's teams hide is not found, filtered or not (a 400 would tell it exists).
+        await deps.teams.assertWritable(trx, auth, "fileFolder", [folder.id]);
         if (folder.file_folder_type === FOLDER_TYPE_FILTERED) {
           throw serviceError(Code.InvalidArgument, "fileFolder.error.filteredFolder", "A filtered folder holds no files to clean up", { fileFolderId: folder.id });
         }
-        await deps.teams.assertWritable(trx, auth, "fileFolder", [folder.id]);
         await trx("file_folder").where({ id: folder.id }).update({ cleanup_outdated_files: req.cleanupOutdatedFiles, update_date: trx.fn.now() });
       });
       return {};

@@ -50,9 +50,11 @@ export async function createFolder(ctx: HandlerContext, deps: FileDeps, input: N
   // Before the transaction (no row lock held over an RPC): a FILE quick filter of the folder's tenant.
   if (filtered) await requireFileQuickFilter(ctx, deps, input.quickFilterId!.trim(), customerId);
   const id = deps.newId();
+  const access = await deps.teams.access?.(auth);
   await deps.knex.transaction(async (trx) => {
     // Held until commit: a delete or move of the parent is waited for (then 404, or the new path), or waits for this.
-    const parent = await requireStoredFolder(trx, customerId, parentId, "share");
+    // A parent the caller's teams hide is not found, filtered or not.
+    const parent = await requireStoredFolder(trx, customerId, parentId, "share", access);
     await assertMayCreateIn(trx, deps.teams, auth, { customerId, parent }, assignments, input.inheritParentTeams === true);
     await trx("file_folder").insert({
       id,

@@ -18,18 +18,17 @@ export async function moveBatch(ctx: HandlerContext, deps: FileDeps, targetId: s
   // "Batch operations ... require customerId and cannot run across tenants."
   const customerId = batchTenant(auth);
   if (!targetId?.trim()) throw serviceError(Code.InvalidArgument, "fileFolder.error.targetRequired", "targetFolder.id is required", { parameter: "targetFolder" });
+  const access = await deps.teams.access?.(auth);
   await deps.knex.transaction(async (trx) => {
     // Locked as it is read: a concurrent delete of the target is waited for (then 404), its path is current.
-    const target = await requireStoredFolder(trx, customerId, targetId.trim(), true);
+    // A target the caller's teams hide is not found, filtered or not.
+    const target = await requireStoredFolder(trx, customerId, targetId.trim(), true, access);
     const files = [];
     for (const id of unique(batch.fileIds)) files.push(await requireFile(trx, customerId, id, true));
     const folders = [];
     for (const id of unique(batch.folderIds)) folders.push(await requireFolder(trx, customerId, id, true));
     for (const folder of folders) {
       if (folder.parent_id === null) throw serviceError(Code.InvalidArgument, "fileFolder.error.rootNotMovable", "The root folder cannot be moved", { fileFolderId: folder.id });
-      if (target.path.includes(folder.id)) {
-        throw serviceError(Code.InvalidArgument, "fileFolder.error.moveIntoItself", "A folder cannot be moved into itself or one of its subfolders", { fileFolderId: folder.id, targetFolderId: target.id });
-      }
     }
     // Moving into the root creates there: the root rule of creates (isFileAndFolderCreationEnabledInRootForTeamUsers,
     // a root the caller's teams hold read-only), not the write check of a folder, which answers 404 for a root
@@ -38,6 +37,12 @@ export async function moveBatch(ctx: HandlerContext, deps: FileDeps, targetId: s
     else await deps.teams.assertWritable(trx, auth, "fileFolder", [target.id]);
     await deps.teams.assertWritable(trx, auth, "fileFolder", folders.map((f) => f.id));
     await deps.teams.assertWritable(trx, auth, "file", files.map((f) => f.id));
+    // After the team checks: a folder (or target) the caller's teams hide is not found, never "into itself" (which tells where it is).
+    for (const folder of folders) {
+      if (target.path.includes(folder.id)) {
+        throw serviceError(Code.InvalidArgument, "fileFolder.error.moveIntoItself", "A folder cannot be moved into itself or one of its subfolders", { fileFolderId: folder.id, targetFolderId: target.id });
+      }
+    }
     // Each moved subtree, whole (folders that join it while this waits included), before its paths are
     // rewritten: a folder committed into it after the rewrite's snapshot kept its old path, and so did
     // every file uploaded into it later. Locked, it cannot grow until commit.

@@ -2,7 +2,7 @@
 // of another tenant is simply "not found".
 import { Code } from "@connectrpc/connect";
 import type { Knex } from "knex";
-import { serviceError, type Scope } from "@signage/auth";
+import { serviceError, visibleThroughTeamIds, type Scope, type TeamAccess } from "@signage/auth";
 import type { IdGenerator } from "@signage/db";
 import { ensureRootFolder, tenantDeletedUnderLock } from "./root-folder.js";
 import { FOLDER_TYPE_STORED, type FolderRow } from "./folder-row.js";
@@ -44,12 +44,20 @@ export async function requireFolder(db: Db, scope: Scope | number, id: string, l
  * committed while its folder is deleted went with the folder's cascade, unannounced and with
  * its bytes left behind, and one moved there failed on the foreign key (500).
  */
-export async function requireStoredFolder(db: Db, customerId: number, id: string, lock: FolderLock = false): Promise<FolderRow> {
+export async function requireStoredFolder(db: Db, customerId: number, id: string, lock: FolderLock = false, visibleTo?: TeamAccess): Promise<FolderRow> {
   const row = await requireFolder(db, customerId, id, lock);
+  // `visibleTo`: the caller's team access. A folder its teams hide is not found (document 2 "User": restricted =
+  // "sees only team-assigned resources"), whatever its type: a 400 for a filtered one would tell the caller it exists.
+  if (visibleTo && !folderVisibleTo(visibleTo, row)) throw folderNotFound(id);
   if (row.file_folder_type !== FOLDER_TYPE_STORED) {
     throw serviceError(Code.InvalidArgument, "fileFolder.error.filteredFolder", "A filtered folder only shows the files its quick filter selects; it cannot hold files or folders", { fileFolderId: id });
   }
   return row;
+}
+
+/** Does the caller see this folder? The root always (folder-visibility.ts), any other as its teams say. */
+export function folderVisibleTo(access: TeamAccess, row: Pick<FolderRow, "parent_id" | "team_ids">): boolean {
+  return row.parent_id === null || visibleThroughTeamIds(access, row.team_ids ?? []);
 }
 
 /**

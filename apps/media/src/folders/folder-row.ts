@@ -12,6 +12,8 @@ export interface FolderRow {
   cleanup_outdated_files: boolean;
   quick_filter_id: string | null;
   auto_sync: boolean | null;
+  /** The teams holding the folder (libs/runtime teams keeps it with its team_assignment rows). */
+  team_ids?: string[];
 }
 
 /** 1 = stored (regular or synced), 2 = filtered (virtual). */

@@ -8,6 +8,7 @@ import { missingParameter } from "@signage/runtime";
 import type { FileDeps } from "../files/file-deps.js";
 import { checkFolderName, requireParentId } from "./folder-create.js";
 import { requireFolder, requireStoredFolder } from "./folder-repository.js";
+import { assertMayCreateIn } from "./root-creation.js";
 
 export type SyncSource = "alpha" | "beta" | "gamma";
 
@@ -42,7 +43,10 @@ export async function createSyncedFolder(ctx: HandlerContext, deps: FileDeps, so
   const parentId = requireParentId(input.parentId);
   checkFolderName(input.name);
   checkSyncSettings(source, input.settings);
-  await requireStoredFolder(deps.knex, customerId, parentId);
+  // Validated as a folder create is (folder-create.ts), team checks included: a parent the caller's teams hide
+  // is not found and one they hold read-only refused, before the 501 (which would tell a hidden parent exists).
+  const parent = await requireStoredFolder(deps.knex, customerId, parentId, false, await deps.teams.access?.(auth));
+  await assertMayCreateIn(deps.knex, deps.teams, auth, { customerId, parent }, [], false);
   throw notImplemented(`Creating a ${source} synced folder`);
 }
 
@@ -51,6 +55,10 @@ export async function onSyncedFolder(ctx: HandlerContext, deps: FileDeps, folder
   const auth = requireAuth(ctx);
   if (!folderId?.trim()) throw missingParameter("folderId");
   const folder = await requireFolder(deps.knex, auth.scope, folderId.trim());
+  // Every one of these changes the folder: one the caller's teams hide is not found (404), one they hold
+  // read-only refused (403), before "not synced" (a 400 would tell a hidden folder exists). The root is
+  // shown to every team user and is never synced.
+  if (folder.parent_id !== null) await deps.teams.assertWritable(deps.knex, auth, "fileFolder", [folder.id]);
   if (folder.sync_source === null || (source !== undefined && folder.sync_source !== source)) {
     throw serviceError(Code.InvalidArgument, "fileFolder.error.notSynced", `Folder '${folder.id}' is not a ${source ?? "synced"} folder`, { fileFolderId: folder.id });
   }

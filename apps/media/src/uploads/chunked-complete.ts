@@ -32,11 +32,16 @@ import { callerName } from "./upload-creator.js";
 import { requireUploadTeams } from "./upload-teams.js";
 import { assertMayCreateIn } from "../folders/root-creation.js";
 import type { UploadDeps } from "./upload-deps.js";
+import { requireSessionAccess } from "./session-access.js";
 
 async function claim(deps: UploadDeps, ctx: HandlerContext, uploadId: string): Promise<{ session: SessionRow; claimedAt: Date }> {
   const auth = requireAuth(ctx);
   return deps.files.knex.transaction(async (trx) => {
-    const session = requireOpen(await findSession(trx, auth.scope, uploadId, { forUpdate: true }), uploadId);
+    const found = await findSession(trx, auth.scope, uploadId, { forUpdate: true });
+    if (!found) throw sessionNotFound(uploadId);
+    // Before its state or its chunks are told: a session of a folder or file the caller's teams hide is not found.
+    await requireSessionAccess(deps, auth, found, uploadId, false, trx);
+    const session = requireOpen(found, uploadId);
     const claimedAt = new Date();
     await claimSession(trx, session.id, claimedAt);
     return { session, claimedAt };
@@ -167,6 +172,8 @@ export async function cancelUpload(uploadId: string, ctx: HandlerContext, deps: 
   await deps.files.knex.transaction(async (trx) => {
     const session = await findSession(trx, auth.scope, uploadId, { forUpdate: true });
     if (!session) throw sessionNotFound(uploadId);
+    // Cancelling ends an upload into its folder: hidden from the caller's teams, not found; held read-only, refused.
+    await requireSessionAccess(deps, auth, session, uploadId, true, trx);
     requireOpen(session, uploadId);
     await deps.store.multipart.abort(session.storage_key, session.store_upload_id);
     await deleteSession(trx, session.id);

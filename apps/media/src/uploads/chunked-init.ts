@@ -64,7 +64,8 @@ export async function initUpload(req: InitUploadRequest, ctx: HandlerContext, de
   // Checked now, not at complete: a bad tag must not cost the client every uploaded chunk.
   const tags = checkTags(body.tags);
   const assignments = parseTeamIdsParam(req.teamIds);
-  const parent = body.parentId ? await requireStoredFolder(knex, customerId, body.parentId) : undefined;
+  // A folder the caller's teams hide is not found before anything else about it or the request is told.
+  const parent = body.parentId ? await requireStoredFolder(knex, customerId, body.parentId, false, await teams.access?.(auth)) : undefined;
   // Complete assigns these teams; an unknown one is refused now, before the session and its parts exist.
   await requireUploadTeams(ctx, deps, customerId, assignments);
   await assertMayCreateIn(knex, teams, auth, { customerId, parent }, assignments, false);

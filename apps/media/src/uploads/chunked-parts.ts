@@ -14,6 +14,7 @@ import { uploadGcPacer } from "./gc-pacer.js";
 import { checkingFirstBytes } from "./content-signature.js";
 import { findSession, findSessionByStoreUpload, type SessionRow } from "./session-repository.js";
 import { badUpload, payloadTooLarge, sessionNotFound } from "./upload-errors.js";
+import { requireSessionAccess } from "./session-access.js";
 import { COMPLETE_CLAIM_TTL_MS, type UploadDeps } from "./upload-deps.js";
 
 /** An open session, or one whose complete's claim expired (its process died mid-complete). */
@@ -105,7 +106,11 @@ export async function uploadPart(requests: AsyncIterable<UploadPartRequest>, ctx
   const auth = requireAuth(ctx);
   const stream = await StreamedRequest.open(requests, ctx.signal);
   const { uploadId, partNumber } = stream.first;
-  const session = requireOpen(await findSession(deps.files.knex, auth.scope, uploadId), uploadId);
+  const found = await findSession(deps.files.knex, auth.scope, uploadId);
+  if (!found) throw sessionNotFound(uploadId);
+  // A session of a folder or file the caller's teams hide is not found; one it may not create in, refused.
+  await requireSessionAccess(deps, auth, found, uploadId, true);
+  const session = requireOpen(found, uploadId);
   return storePart(deps, session, partNumber, stream as never, Number(session.max_chunk_size));
 }
 
@@ -147,6 +152,7 @@ export async function recoverUpload(uploadId: string, ctx: HandlerContext, deps:
   const auth = requireAuth(ctx);
   const session = await findSession(deps.files.knex, auth.scope, uploadId);
   if (!session) throw sessionNotFound(uploadId);
+  await requireSessionAccess(deps, auth, session, uploadId, false);
   const { uploaded, missing } = await partsOf(deps, session);
   return { uploadId: session.id, name: session.name, size: BigInt(session.size), totalChunks: session.total_chunks, uploadedChunks: uploaded, missingChunks: missing } as RecoverUploadResponse;
 }

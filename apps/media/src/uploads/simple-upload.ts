@@ -69,7 +69,8 @@ export async function uploadFiles(requests: AsyncIterable<UploadFilesRequest>, c
   const height = clientDimension(q.height, "height");
   const tags = checkTags(splitTags(q.tags));
   const assignments = parseTeamIdsParam(q.teamIds);
-  const parent = q.parentId ? await requireStoredFolder(knex, customerId, q.parentId) : undefined;
+  // A folder the caller's teams hide is not found before anything else about it or the request is told.
+  const parent = q.parentId ? await requireStoredFolder(knex, customerId, q.parentId, false, await teams.access?.(auth)) : undefined;
   await requireUploadTeams(ctx, deps, customerId, assignments);
   await assertMayCreateIn(knex, teams, auth, { customerId, parent }, assignments, !!(q.inheritParentTeams && parent));
   // Bytes the upload frees: with removeOldFile the replaced file goes in the same transaction.
