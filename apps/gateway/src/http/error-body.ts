@@ -40,6 +40,15 @@ function fallbackKey(code: Code): string {
   return `error.${name.charAt(0).toLowerCase()}${name.slice(1)}`;
 }
 
+/**
+ * A service that could not be reached (the transport wrapped a socket error: `connect ECONNREFUSED
+ * 10.0.3.7:50053`): its text names internal hosts and ports, so the client is told only that it is
+ * unavailable (the log and the span keep the error). A service's own 503 keeps its message.
+ */
+function isConnectionFailure(err: ConnectError, key: string | undefined): boolean {
+  return err.code === Code.Unavailable && !key && err.cause instanceof Error && !(err.cause instanceof ConnectError);
+}
+
 export function errorBodyFor(err: unknown): { body: ErrorBody; unexpected: boolean } {
   if (err instanceof UnknownParameterError) {
     return { body: body(400, "request.error.unknownParameter", err.message, { parameter: err.parameter, accepted: [...err.accepted] }), unexpected: false };
@@ -53,7 +62,7 @@ export function errorBodyFor(err: unknown): { body: ErrorBody; unexpected: boole
     // A 5xx the error table names by key (507 insufficient storage) is a documented outcome, not a failure to hide.
     const documented = detail?.key !== undefined && STATUS_BY_KEY[detail.key] !== undefined;
     const unexpected = status >= 500 && !documented && err.code !== Code.Unimplemented && err.code !== Code.Unavailable;
-    const message = unexpected ? "Internal server error" : err.rawMessage;
+    const message = unexpected ? "Internal server error" : isConnectionFailure(err, detail?.key) ? "The service is unavailable; retry shortly" : err.rawMessage;
     return { body: body(status, key, message, (detail?.details as Record<string, unknown>) ?? {}), unexpected };
   }
   return { body: body(500, fallbackKey(Code.Internal), "Internal server error"), unexpected: true };

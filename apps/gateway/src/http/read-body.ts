@@ -20,14 +20,34 @@ export async function readRawBody(ctx: Context, limitBytes: number): Promise<Buf
   return Buffer.concat(chunks);
 }
 
+/** RFC 8259 8.1: JSON exchanged between systems "MUST be encoded using UTF-8"; `charset=utf-8` may be stated, nothing else. */
+const UTF8_CHARSET = /^"?utf-?8"?$/i;
+/** Malformed UTF-8 is refused, not replaced by U+FFFD (which would store `caf\uFFFD` for a Latin-1 `café`). The BOM is kept, so JSON.parse refuses it as before. */
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
 export async function readJsonBody(ctx: Context, limitBytes: number): Promise<unknown> {
   const raw = await readRawBody(ctx, limitBytes);
   if (raw.length === 0) return undefined;
   if (!ctx.is("json") && ctx.get("content-type")) {
     throw new HttpError(415, "request.error.unsupportedMediaType", `Expected Content-Type application/json, got ${ctx.get("content-type")}`);
   }
+  // RFC 9110 8.4.1: a content coding the server does not apply (gzip, br) is 415, not "not valid JSON".
+  const coding = ctx.get("content-encoding").trim();
+  if (coding !== "" && coding.toLowerCase() !== "identity") {
+    throw new HttpError(415, "request.error.unsupportedMediaType", `Content-Encoding ${coding} is not supported: send the JSON body uncompressed`);
+  }
+  const charset = ctx.request.charset;
+  if (charset && !UTF8_CHARSET.test(charset)) {
+    throw new HttpError(415, "request.error.unsupportedMediaType", `JSON bodies are UTF-8 (RFC 8259); charset ${charset} is not supported`);
+  }
+  let text: string;
   try {
-    return JSON.parse(raw.toString("utf8"));
+    text = utf8.decode(raw);
+  } catch {
+    throw new HttpError(400, "request.error.invalidJson", "Request body is not valid JSON: it is not valid UTF-8 (RFC 8259 8.1)");
+  }
+  try {
+    return JSON.parse(text);
   } catch (e) {
     throw new HttpError(400, "request.error.invalidJson", `Request body is not valid JSON: ${(e as Error).message}`);
   }

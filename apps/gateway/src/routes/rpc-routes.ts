@@ -51,7 +51,7 @@ function mountRoute(router: Router, route: RestRoute, upstreams: Upstreams, opti
   const verb = route.verb.toLowerCase() as "get" | "post" | "put" | "delete" | "patch";
   router[verb](route.template.routerPath, async (ctx) => {
     const body = route.body ? await readBody(ctx, route, options) : undefined;
-    const request = buildRequest(route, { params: ctx.params, query: ctx.query as QueryValues, body });
+    const request = buildRequest(route, { params: ctx.params, query: ctx.query as QueryValues, body, rawQuery: ctx.querystring });
     const response = await transport.unary(
       route.method as never,
       responseAbortSignal(ctx),

@@ -7,6 +7,7 @@ import { create, ScalarType, type DescField, type DescMessage, type MessageShape
 import type { RestRoute } from "../routes/route-table.js";
 import { enumFromRest, fieldFromRest, messageFromRest, scalarFromRest } from "./rest-json.js";
 import { RestInputError, UnknownParameterError } from "./rest-input-error.js";
+import { refuseNonUtf8Query } from "../http/query-encoding.js";
 
 const EMBEDDED_QUERY_TYPES = new Set(["signage.common.v1.ListQuery"]);
 
@@ -16,6 +17,8 @@ export interface HttpInput {
   params: Record<string, string>;
   query: QueryValues;
   body: unknown;
+  /** The query string as sent (percent-encoded): its escapes must be UTF-8 where the operation reads them. */
+  rawQuery?: string;
 }
 
 function queryParam(query: QueryValues, field: DescField): string[] | undefined {
@@ -86,7 +89,11 @@ export function buildRequest(route: RestRoute, http: HttpInput): MessageShape<De
   }
 
   if (route.body === "*") {
-    Object.assign(init, messageFromRest(input, http.body ?? {}, ""));
+    // google.api.http: `*` maps "every field not bound by the path template" to the body. The path names
+    // the resource: a body `id` must not redirect the call to another one (it is ignored, as unknown properties are).
+    const fromBody = messageFromRest(input, http.body ?? {}, "");
+    for (const variable of route.template.variables) delete fromBody[variable.field.localName];
+    Object.assign(init, fromBody);
     for (const f of input.fields) if (!bound.has(f)) bound.add(f);
   } else if (route.body) {
     const field = input.fields.find((f) => f.name === route.body);
@@ -104,6 +111,10 @@ export function buildRequest(route: RestRoute, http: HttpInput): MessageShape<De
   const taken: DescField[] = [];
   fillFromQuery(input, http.query, bound, init, taken);
   if (route.verb !== "GET") refuseUnknownParameters(http.query, taken);
+  if (http.rawQuery) {
+    const names = new Set([...ALWAYS_ACCEPTED, ...taken.flatMap((f) => [f.jsonName, f.name])]);
+    refuseNonUtf8Query(http.rawQuery, (name) => names.has(name));
+  }
   try {
     return create(input, init as never);
   } catch (e) {
