@@ -174,6 +174,27 @@ describe("REST edge", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
   });
 
+  // README: "the API routes' JSON answers carry Cache-Control: no-store", error answers too: a cached
+  // 404 would hide a resource created a moment later, a cached 401/403 outlive the caller's new token.
+  it("marks error answers Cache-Control: no-store too (404, 401, 400)", async () => {
+    const base = gatewayWith((router) =>
+      router.service(CustomerService, {
+        listCustomers: () => {
+          throw new ConnectError("no", Code.Unauthenticated);
+        },
+      }),
+    );
+    for (const [path, init, status] of [
+      ["/api/nothing-here", {}, 404],
+      ["/api/customer", {}, 401],
+      ["/api/customer", { method: "POST", headers: { "content-type": "application/json" }, body: "[1]" }, 400],
+    ] as const) {
+      const res = await fetch(`${base}${path}`, init as RequestInit);
+      expect(res.status, path).toBe(status);
+      expect(res.headers.get("cache-control"), `${status} ${path}`).toBe("no-store");
+    }
+  });
+
   // Bad input gets a clear 4xx naming where it is: a JSON body that is not an object says so.
   it("names the request body when it is JSON but not an object", async () => {
     const base = gatewayWith(() => {});

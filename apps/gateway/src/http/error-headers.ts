@@ -3,6 +3,8 @@ import type { ErrorBody } from "./error-body.js";
 
 /** The header fields an error answer carries besides its body (every error path sets them here). */
 export function setErrorHeaders(ctx: Context, body: ErrorBody): void {
+  // Answers about this request only: a cached 404 would hide a resource created a moment later.
+  ctx.set("Cache-Control", "no-store");
   const retryAfter = retryAfterOf(body);
   if (retryAfter) ctx.set("Retry-After", retryAfter);
   if (body.status === 401) ctx.set("WWW-Authenticate", wwwAuthenticateFor(ctx));
