@@ -166,6 +166,26 @@ describe("REST edge", () => {
     expect(revoked).toBe(1);
   });
 
+  // RFC 6749 3.1: "Request and response parameters MUST NOT be included more than once"; 2.3: "The client
+  // MUST NOT use more than one authentication method in each request." Both 400 invalid_request, core not asked.
+  it("refuses a repeated OAuth parameter and client credentials sent twice (Basic and form) with 400 invalid_request", async () => {
+    let issued = 0;
+    let revoked = 0;
+    const base = gatewayWith((router) => router.service(AuthService, { issueToken: () => (issued++, { accessToken: "a", tokenType: "Bearer", expiresIn: 60n }), revokeToken: () => (revoked++, {}) }));
+    const post = (path: string, form: string, headers: Record<string, string> = {}) =>
+      globalThis.fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: form });
+    const twice = await post("/oauth/token", "grant_type=password&grant_type=refresh_token&username=a&password=b");
+    expect(twice.status).toBe(400);
+    expect(await twice.json()).toMatchObject({ error: "invalid_request", key: "oauth.error.invalid_request", details: {} });
+    const basic = `Basic ${Buffer.from("client:secret").toString("base64")}`;
+    const both = await post("/oauth/token", "grant_type=client_credentials&client_id=client", { authorization: basic });
+    expect([both.status, ((await both.json()) as { error: string }).error]).toEqual([400, "invalid_request"]);
+    expect((await post("/oauth/revoke", "token=a&token=b")).status).toBe(400);
+    expect([issued, revoked]).toEqual([0, 0]);
+    expect((await post("/oauth/token", "grant_type=client_credentials", { authorization: basic })).status).toBe(200);
+    expect(issued).toBe(1);
+  });
+
   // A caller's own data (a new 2FA secret among it) must not be kept by a cache.
   it("marks API answers Cache-Control: no-store", async () => {
     const base = gatewayWith((router) => router.service(CustomerService, { listCustomers: () => ({ content: [] }) }));

@@ -50,7 +50,12 @@ export function mountOAuthRoutes(router: Router, upstreams: Upstreams, callTimeo
     ctx.set("Pragma", "no-cache");
     try {
       const form = await readFormBody(ctx, FORM_LIMIT);
+      refuseRepeatedParameters(form);
       const basic = basicCredentials(ctx.get("authorization"));
+      // RFC 6749 2.3: "The client MUST NOT use more than one authentication method in each request."
+      if (basic && (form.has("client_id") || form.has("client_secret"))) {
+        throw new HttpError(400, "oauth.error.invalid_request", "Send the client's credentials once: in HTTP Basic or in the form, not both (RFC 6749 2.3)");
+      }
       const opt = (name: string) => form.get(name) ?? undefined;
       // A client gone while its login waits for a password check leaves core's queue.
       // Core counts password guesses per username and client address (attempt-throttle.ts).
@@ -77,6 +82,11 @@ export function mountOAuthRoutes(router: Router, upstreams: Upstreams, callTimeo
 
   router.post("/oauth/revoke", async (ctx) => {
     const form = await readFormBody(ctx, FORM_LIMIT);
+    try {
+      refuseRepeatedParameters(form);
+    } catch (err) {
+      return answerOAuthError(ctx, err);
+    }
     const token = form.get("token");
     // RFC 7009 2.1: token is REQUIRED; its absence is invalid_request (2.2.1, RFC 6749 5.2).
     if (!token) return answerOAuthError(ctx, new HttpError(400, "oauth.error.invalid_request", "token is required (RFC 7009 2.1)"));
@@ -89,6 +99,15 @@ export function mountOAuthRoutes(router: Router, upstreams: Upstreams, callTimeo
     ctx.status = 200;
     ctx.body = {};
   });
+}
+
+/** RFC 6749 3.1: "Request and response parameters MUST NOT be included more than once" (which value would count?). */
+function refuseRepeatedParameters(form: URLSearchParams): void {
+  const seen = new Set<string>();
+  for (const name of form.keys()) {
+    if (seen.has(name)) throw new HttpError(400, "oauth.error.invalid_request", `Parameter '${name}' is sent more than once (RFC 6749 3.1)`);
+    seen.add(name);
+  }
 }
 
 /** An OAuth endpoint's failure: the platform's error body with RFC 6749 `error`/`error_description`, and its headers. */
