@@ -176,3 +176,15 @@ describe("GET /api/v2/file: 'sort: field,direction; repeatable; nested fields al
     expect(unknown.body.details.knownFields).toEqual(expect.arrayContaining(["name", "creator.email", "creator.name"]));
   });
 });
+
+describe("'Batch operations ... require customerId': a customer that does not exist", () => {
+  it("tags/add and validity/set for an ADMIN naming an unknown customerId answer 404 customer.error.notFound (were 204, nothing done)", async () => {
+    const tags = await lib.http.post("/api/v2/file/tags/add", { token: lib.admin, query: { customerId: 987654, search: "" }, body: ["x"] });
+    expect([tags.status, tags.body.key], tags.text).toEqual([404, "customer.error.notFound"]);
+    const validity = await lib.http.post("/api/v2/file/validity/set", { token: lib.admin, query: { customerId: 987654, search: "", validTo: 4102444800000 } });
+    expect([validity.status, validity.body.key], validity.text).toEqual([404, "customer.error.notFound"]);
+    // A real customer named by the ADMIN still works.
+    const ok = await lib.http.post("/api/v2/file/tags/add", { token: lib.admin, query: { customerId: t.id, search: "name=no-such-file" }, body: ["x"] });
+    expect(ok.status, ok.text).toBe(204);
+  });
+});

@@ -7,7 +7,7 @@
 import { Code, type HandlerContext } from "@connectrpc/connect";
 import type { Knex } from "knex";
 import { applyScope, FULL_TEAM_ACCESS, requireAuth, serviceError, teamReadOnlyHook, teamVisibilityHook, tenantScope, type AuthContext, type TeamAccess } from "@signage/auth";
-import { missingParameter, unknownQuickFilter } from "@signage/runtime";
+import { missingParameter, unknownQuickFilter, type Peers } from "@signage/runtime";
 import { applyCompiledFilter, applyFilter, compileFilter, parseFilter } from "@signage/query";
 import type { ListQuery } from "@signage/contracts/signage/common/v1/list_pb";
 import { checkCallerSearch, ownFilterFolderId, resolveFilteredFolderSearch } from "../folders/filtered-folder-search.js";
@@ -18,9 +18,11 @@ import { batchTenant } from "./caller.js";
 import { enqueueFileTags, TAGGED_FILE_COLUMNS, type TaggedFileRow } from "./file-tag-events.js";
 import type { FileDeps } from "./file-deps.js";
 import { nextFileUpdateDate } from "./next-update-date.js";
+import { requireKnownCustomer } from "./core-customer.js";
 
 export type TagOperation = "add" | "remove" | "set";
-type BulkDeps = Pick<FileDeps, "knex" | "outbox" | "teams" | "storedFolders" | "quickFilters">;
+/** `peers`: core, asked whether a customer the replica does not know exists. */
+export type BulkDeps = Pick<FileDeps, "knex" | "outbox" | "teams" | "storedFolders" | "quickFilters" | "logger"> & { peers?: Peers };
 
 interface BulkTarget {
   auth: AuthContext;
@@ -42,6 +44,8 @@ const FILE_COLUMNS = { column: (column: string) => `file.${column}` };
 async function bulkTarget(deps: BulkDeps, ctx: HandlerContext, search: string | undefined): Promise<BulkTarget> {
   const auth = requireAuth(ctx);
   const customerId = batchTenant(auth);
+  // A customer an ADMIN or network owner names that does not exist: 404, not a 204 that changed nothing.
+  if (customerId !== auth.caller.customerId) await requireKnownCustomer(ctx, deps, customerId);
   const [filtered, teams] = await Promise.all([
     resolveFilteredFolderSearch(deps.knex, deps.storedFolders, tenantScope(customerId), { search } as ListQuery),
     deps.teams.access?.(auth),

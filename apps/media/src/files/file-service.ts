@@ -32,6 +32,7 @@ function modeOf(value: TeamAssignmentMode | undefined): Mode {
 }
 
 export function fileService(deps: FileDeps, peers?: Peers): Partial<ServiceImpl<typeof FileService>> {
+  const bulkDeps = { ...deps, peers };
   return {
     listFiles: (req, ctx) => listFiles(ctx, deps, req.query),
     async updateFile(req, ctx) {
@@ -70,21 +71,21 @@ export function fileService(deps: FileDeps, peers?: Peers): Partial<ServiceImpl<
       return {};
     },
     async addFileTags(req, ctx) {
-      await bulkTags(deps, ctx, "add", req.search, req.tags);
+      await bulkTags(bulkDeps, ctx, "add", req.search, req.tags);
       return {};
     },
     async removeFileTags(req, ctx) {
-      await bulkTags(deps, ctx, "remove", req.search, req.tags);
+      await bulkTags(bulkDeps, ctx, "remove", req.search, req.tags);
       return {};
     },
     async setFileTags(req, ctx) {
-      await bulkTags(deps, ctx, "set", req.search, req.tags);
+      await bulkTags(bulkDeps, ctx, "set", req.search, req.tags);
       return {};
     },
     async setFileValidity(req, ctx) {
       const from = req.validFrom === undefined ? undefined : Number(req.validFrom);
       const to = req.validTo === undefined ? undefined : Number(req.validTo);
-      await bulkValidity(deps, ctx, req.search, from, to);
+      await bulkValidity(bulkDeps, ctx, req.search, from, to);
       return {};
     },
   };
