@@ -66,6 +66,12 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.use(requestLog(options.logger));
   // Before the error mapper, so error bodies carry the CORS headers too.
   app.use(corsMiddleware(options.corsOrigins ?? []));
+  // Every answer is what its Content-Type says (JSON, the docs page, a stored file): no browser sniffs
+  // an error message or a JSON string into HTML.
+  app.use((ctx, next) => {
+    ctx.set("X-Content-Type-Options", "nosniff");
+    return next();
+  });
   app.use(async (ctx, next) => {
     try {
       await next();

@@ -194,6 +194,16 @@ describe("REST edge", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
   });
 
+  // A JSON answer (success or error, whose message may echo the caller's input) is never sniffed into HTML.
+  it("marks every answer X-Content-Type-Options: nosniff (200 and errors)", async () => {
+    const base = gatewayWith((router) => router.service(CustomerService, { listCustomers: () => ({ content: [] }) }));
+    for (const [path, status] of [["/api/customer", 200], ["/api/<script>", 404]] as const) {
+      const res = await fetch(`${base}${path}`);
+      expect(res.status, path).toBe(status);
+      expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
+    }
+  });
+
   // README: "the API routes' JSON answers carry Cache-Control: no-store", error answers too: a cached
   // 404 would hide a resource created a moment later, a cached 401/403 outlive the caller's new token.
   it("marks error answers Cache-Control: no-store too (404, 401, 400)", async () => {
