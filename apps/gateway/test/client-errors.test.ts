@@ -35,6 +35,9 @@ describe("requests the HTTP parser refuses", () => {
     const { statusLine, head, body } = parse(await raw(`GET /api/v2/file?search=${"x".repeat(maxHeaderSize)} HTTP/1.1\r\nHost: a\r\n\r\n`));
     expect(statusLine).toBe("HTTP/1.1 431 Request Header Fields Too Large");
     expect(head.toLowerCase()).toContain("content-type: application/json");
+    // README: error answers carry no-store, every answer nosniff; these too.
+    expect(head.toLowerCase()).toContain("cache-control: no-store");
+    expect(head.toLowerCase()).toContain("x-content-type-options: nosniff");
     expect(body).toEqual({ status: 431, error: "Request Header Fields Too Large", key: "request.error.headersTooLarge", message: expect.stringContaining(String(maxHeaderSize)), details: { maxBytes: maxHeaderSize } });
   });
 

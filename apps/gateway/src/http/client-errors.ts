@@ -31,6 +31,6 @@ export function answerClientErrors(server: Server): void {
     }
     const error = answerFor(err);
     const answer = JSON.stringify(error);
-    socket.end(`HTTP/1.1 ${error.status} ${error.error}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(answer)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${answer}`);
+    socket.end(`HTTP/1.1 ${error.status} ${error.error}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(answer)}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${answer}`);
   });
 }
