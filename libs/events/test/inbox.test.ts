@@ -128,6 +128,19 @@ describe("inbox (PostgreSQL)", () => {
     expect((await marks()).map((m) => m.event_id)).toEqual(["new"]);
   });
 
+  it("prune() deletes batch by batch, at most maxBatches statements a call; the next call goes on", async () => {
+    const inbox = createKnexInbox(knex, opts);
+    const now = Date.now();
+    await knex.withSchema(SCHEMA).table("event_inbox").insert([
+      ...Array.from({ length: 7 }, (_, i) => ({ consumer: "c", event_id: `old-${i}`, processed_at: new Date(now - 10 * 86_400_000 - i) })),
+      ...Array.from({ length: 3 }, (_, i) => ({ consumer: "c", event_id: `fresh-${i}`, processed_at: new Date(now - i * 1000) })),
+    ]);
+    const cutoff = new Date(now - 8 * 86_400_000);
+    expect(await inbox.prune(cutoff, { batchSize: 2, maxBatches: 2 })).toBe(4);
+    expect(await inbox.prune(cutoff, { batchSize: 3 })).toBe(3);
+    expect((await marks()).map((m) => m.event_id).sort()).toEqual(["fresh-0", "fresh-1", "fresh-2"]);
+  });
+
   it("end to end: JetStream redelivery after a failed handler commits exactly once", async () => {
     const world = await createJetStreamWorld({ nakDelayMs: 50 });
     try {

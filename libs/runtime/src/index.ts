@@ -39,7 +39,8 @@ export { localTeamDirectory, replicaTeamDirectory, unknownTeams, type TeamDirect
 export { teamAssignmentService, updateResourceTeams, updateTeamResources, requireWritable, type TeamAssignmentDeps } from "./teams/team-assignment-service.js";
 export { requireCreatorCanWrite } from "./teams/creator-access.js";
 export { subscribeTeamReplica, applyTeamEvent, type TeamReplicaOptions } from "./teams/team-replica-consumer.js";
-export { EVENT_INBOX_RETENTION_MS, pruneEventInbox } from "./inbox-prune.js";
+export { EVENT_INBOX_RETENTION_MS } from "./inbox-prune.js";
+export { positiveIntegerFromEnv } from "./env-numbers.js";
 export { createWakeSignal, schedulePeriodicJob, type PeriodicJob, type PeriodicJobOptions, type WakeSignal, type WakeSource } from "./periodic-job.js";
 export { missingParameter, requireParameter } from "./errors/required-parameter.js";
 export { FILE_KINDS, type FileKind } from "./files/file-kinds.js";

@@ -8,6 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { positiveIntegerFromEnv } from "@signage/runtime";
 
 export interface MediaStorageConfig {
   storageUrl: string;
@@ -30,14 +31,6 @@ export interface MediaStorageConfig {
 
 type Env = Record<string, string | undefined>;
 
-function positive(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got '${raw}'`);
-  return value;
-}
-
 /** Reads the secret kept under DATA_DIR, or creates it (first writer wins when processes race). */
 function persistedSecret(dataDir: string): string {
   const file = join(dataDir, "storage-signing-secret");
@@ -59,7 +52,7 @@ const S3_MAX_PRESIGN_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Fails at start-up rather than on every init (the signer refuses the URLs after the session opened). */
 function uploadTtl(env: Env, storageUrl: string): number {
-  const ttl = positive(env, "UPLOAD_SESSION_TTL_MS", 24 * 60 * 60 * 1000);
+  const ttl = positiveIntegerFromEnv(env, "UPLOAD_SESSION_TTL_MS", 24 * 60 * 60 * 1000);
   if (storageUrl.startsWith("s3://") && ttl > S3_MAX_PRESIGN_MS) {
     throw new Error(`UPLOAD_SESSION_TTL_MS must be at most ${S3_MAX_PRESIGN_MS} (7 days) with an s3:// STORAGE_URL: S3 presigned part URLs live at most a week, got '${env.UPLOAD_SESSION_TTL_MS}'`);
   }
@@ -74,10 +67,10 @@ export function storageConfigFromEnv(env: Env): MediaStorageConfig {
     signingSecret: () => env.STORAGE_SIGNING_SECRET || persistedSecret(dataDir),
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? "").replace(/\/+$/, ""),
     uploadTtlMs: uploadTtl(env, storageUrl),
-    downloadUrlWindowMs: positive(env, "DOWNLOAD_URL_WINDOW_MS", 24 * 60 * 60 * 1000),
-    maxChunkSize: positive(env, "UPLOAD_MAX_CHUNK_SIZE", 100 * 1024 * 1024),
-    sweepIntervalMs: positive(env, "UPLOAD_SWEEP_INTERVAL_MS", 60_000),
-    blobIntentGraceMs: positive(env, "BLOB_INTENT_GRACE_MS", 6 * 60 * 60 * 1000),
-    blobIntentSweepIntervalMs: positive(env, "BLOB_INTENT_SWEEP_INTERVAL_MS", 5 * 60 * 1000),
+    downloadUrlWindowMs: positiveIntegerFromEnv(env, "DOWNLOAD_URL_WINDOW_MS", 24 * 60 * 60 * 1000),
+    maxChunkSize: positiveIntegerFromEnv(env, "UPLOAD_MAX_CHUNK_SIZE", 100 * 1024 * 1024),
+    sweepIntervalMs: positiveIntegerFromEnv(env, "UPLOAD_SWEEP_INTERVAL_MS", 60_000),
+    blobIntentGraceMs: positiveIntegerFromEnv(env, "BLOB_INTENT_GRACE_MS", 6 * 60 * 60 * 1000),
+    blobIntentSweepIntervalMs: positiveIntegerFromEnv(env, "BLOB_INTENT_SWEEP_INTERVAL_MS", 5 * 60 * 1000),
   };
 }

@@ -9,8 +9,12 @@ export interface KnexInbox extends Inbox<Knex.Transaction> {
    * (then skip) or rollback (then proceed), which is what withInbox relies on.
    */
   claim(consumer: string, eventId: string, trx?: Knex.Transaction): Promise<boolean>;
-  /** Deletes marks older than `before`; returns how many. Redeliveries older than the stream's retention cannot happen. */
-  prune(before: Date): Promise<number>;
+  /**
+   * Deletes marks older than `before`; returns how many. Redeliveries older than the stream's retention cannot happen.
+   * In statements of `batchSize` rows (default 10,000), at most `maxBatches` (default 100) per call: no call holds a
+   * long transaction or many locks; what is left goes on the next call.
+   */
+  prune(before: Date, options?: { batchSize?: number; maxBatches?: number }): Promise<number>;
 }
 
 export function createKnexInbox(knex: Knex, opts: InboxTableOptions = {}): KnexInbox {
@@ -34,8 +38,17 @@ export function createKnexInbox(knex: Knex, opts: InboxTableOptions = {}): KnexI
     async markSeen(consumer, eventId, trx) {
       await claim(consumer, eventId, trx);
     },
-    async prune(before) {
-      return table().where("processed_at", "<", before).delete();
+    async prune(before, options = {}) {
+      const batchSize = options.batchSize ?? 10_000;
+      const maxBatches = options.maxBatches ?? 100;
+      let removed = 0;
+      for (let batch = 0; batch < maxBatches; batch++) {
+        const oldest = table().where("processed_at", "<", before).limit(batchSize).select(knex.raw("ctid"));
+        const count = await table().whereIn(knex.raw("ctid") as never, oldest).delete();
+        removed += count;
+        if (count < batchSize) break;
+      }
+      return removed;
     },
   };
 }
